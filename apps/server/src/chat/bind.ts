@@ -1,0 +1,53 @@
+/**
+ * Binds the chat pipeline's services to the real modules: model ports (models/registry),
+ * hybrid retrieval over the chunk index (search/retrieval), Tavily web search, the search tokenizer.
+ */
+import type { AppContext } from '../context.js';
+import { errors } from '../http/envelope.js';
+import { defaultModelId, modelFor, resolveModel } from '../models/registry.js';
+import { chunkIndexOf } from '../modules/kb/chunk-store.js';
+import { tokenize } from '../search/tokenizer.js';
+import { retrieveForChat } from './retrieval-bridge.js';
+import type { ChatServices } from './services.js';
+import { tavilySearch } from './web-search.js';
+
+const services = new WeakMap<AppContext, ChatServices>();
+
+export function chatServices(ctx: AppContext): ChatServices {
+  const cached = services.get(ctx);
+  if (cached) return cached;
+  const svc: ChatServices = {
+    async chatModel(tenantId, modelId) {
+      const id = modelId || (await defaultModelId(ctx, tenantId, 'chat'));
+      if (!id) throw errors.data('No default chat model is set.');
+      const spec = await resolveModel(ctx, tenantId, id, 'chat');
+      const model = await modelFor(ctx, tenantId, id, 'chat');
+      const window = spec.maxTokens > 0 ? spec.maxTokens : (spec.catalogue?.max_tokens ?? 8192);
+      return { model, contextTokens: window };
+    },
+    async embeddingModel(tenantId, kbIds) {
+      const kb = await ctx.db.kysely
+        .selectFrom('knowledgebase')
+        .select(['embd_id', 'tenant_id'])
+        .where('id', 'in', kbIds.length > 0 ? kbIds : [''])
+        .where('status', '=', '1')
+        .executeTakeFirst();
+      if (!kb?.embd_id) return null;
+      try {
+        return await modelFor(ctx, kb.tenant_id || tenantId, kb.embd_id, 'embedding');
+      } catch {
+        return null;
+      }
+    },
+    async ttsModel(tenantId) {
+      const id = await defaultModelId(ctx, tenantId, 'tts');
+      if (!id) return null;
+      return modelFor(ctx, tenantId, id, 'tts');
+    },
+    retrieve: async (params) => retrieveForChat(ctx, await chunkIndexOf(ctx), params),
+    webSearch: (apiKey, query, signal) => tavilySearch(apiKey, query, { signal, baseUrl: ctx.config.tavilyBaseUrl }),
+    tokenize: (text) => tokenize(text),
+  };
+  services.set(ctx, svc);
+  return svc;
+}

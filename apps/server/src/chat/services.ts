@@ -1,0 +1,41 @@
+/**
+ * What the chat pipeline needs from the rest of the server, as one interface: models (through
+ * the model ports), hybrid retrieval over knowledge bases, web search and the tokenizer.
+ * `chatServices(ctx)` (./bind.ts) binds it to the real modules; the pipeline never imports them.
+ */
+import type { ChatModel, EmbeddingModel, TtsModel } from '../models/ports.js';
+import type { Knowledge } from './types.js';
+
+export interface RetrieveParams {
+  question: string;
+  tenantId: string;
+  kbIds: string[];
+  docIds?: string[];
+  topN: number;
+  topK: number;
+  similarityThreshold: number;
+  vectorSimilarityWeight: number;
+  rerankId?: string;
+  signal?: AbortSignal;
+}
+
+export interface ResolvedChatModel {
+  model: ChatModel;
+  /** The model's context window in tokens (tenant_llm.max_tokens, else the catalogue's). */
+  contextTokens: number;
+}
+
+export interface ChatServices {
+  /** The chat model `modelId` of the tenant (its default chat model when empty); throws a readable error. */
+  chatModel(tenantId: string, modelId: string): Promise<ResolvedChatModel>;
+  /** The embedding model shared by these KBs, or null when keyword-only. */
+  embeddingModel(tenantId: string, kbIds: string[]): Promise<EmbeddingModel | null>;
+  /** The tenant's default TTS model, or null when none is set. */
+  ttsModel(tenantId: string): Promise<TtsModel | null>;
+  /** Hybrid retrieval (API.md §19) with the caller's settings; chunks carry tokens and vectors. */
+  retrieve(params: RetrieveParams): Promise<Knowledge>;
+  /** Web search (Tavily). */
+  webSearch(apiKey: string, query: string, signal?: AbortSignal): Promise<Knowledge>;
+  /** The search tokenizer (for citation insertion). */
+  tokenize(text: string): string[];
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * Every knob of the server, read from the environment once. Each has a default so that
+ * `npm start` on a fresh clone needs nothing set. The README lists them all.
+ */
+const flag = z.string().transform((v) => !['0', 'false', 'no', 'off', ''].includes(v.trim().toLowerCase()));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(9380),
+  HOST: z.string().default('0.0.0.0'),
+  LECTERN_DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  REGISTER_ENABLED: flag.default(true),
+  LECTERN_SECRET_KEY: z.string().optional(),
+  LECTERN_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+  MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+  MAX_FILES_PER_BATCH: z.coerce.number().int().positive().default(32),
+  MAX_DOCS_PER_TENANT: z.coerce.number().int().min(0).default(0),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  WEB_DIST_DIR: z.string().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().positive().default(5),
+  MODEL_VERIFY: flag.default(true),
+  BUILTIN_MODEL_DIR: z.string().optional(),
+  MODEL_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  MODEL_VERIFY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  MODEL_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
+  BUILTIN_MODEL_HUB: z.string().url().default('https://huggingface.co/'),
+  DEFAULT_LLM_ID: z.string().default(''),
+  DEFAULT_EMBD_ID: z.string().default('BAAI/bge-small-en-v1.5@Builtin'),
+  DEFAULT_RERANK_ID: z.string().default(''),
+  DEFAULT_ASR_ID: z.string().default(''),
+  DEFAULT_IMG2TXT_ID: z.string().default(''),
+  DEFAULT_TTS_ID: z.string().default(''),
+  ALLOW_PRIVATE_FETCH: flag.default(false),
+  TAVILY_BASE_URL: z.string().url().default('https://api.tavily.com'),
+  TASK_LEASE_SECONDS: z.coerce.number().positive().default(60),
+  PARSE_THREADS: z.coerce.number().int().min(0).default(0),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  registerEnabled: boolean;
+  secretKey: string;
+  role: 'api' | 'worker' | 'all';
+  logLevel: string;
+  maxBodyBytes: number;
+  maxFileBytes: number;
+  maxFilesPerBatch: number;
+  maxDocsPerTenant: number;
+  loginRateLimit: number;
+  webDistDir: string;
+  workerConcurrency: number;
+  modelVerify: boolean;
+  builtinModelDir: string;
+  /** Time limit of one model call (non-streamed), and of the wait for each streamed chunk. */
+  modelTimeoutMs: number;
+  /** Time limit of each key-check probe of set_api_key / add_llm. */
+  modelVerifyTimeoutMs: number;
+  /** Retries of a model call on 429/5xx/connection failures, with exponential backoff from modelRetryBaseMs. */
+  modelMaxRetries: number;
+  modelRetryBaseMs: number;
+  /** Where the Builtin embedding model is downloaded from on first use. */
+  builtinModelHub: string;
+  /** System default model ids for new tenants (`<llm_name>@<factory>`, "" = none). */
+  defaultModels: { llm_id: string; embd_id: string; rerank_id: string; asr_id: string; img2txt_id: string; tts_id: string };
+  /** Outbound fetches the user asks for (web crawl, parse by URL) may reach loopback/private addresses. */
+  allowPrivateFetch: boolean;
+  /** Base URL of the Tavily web-search API (assistants with a web-search key). */
+  tavilyBaseUrl: string;
+  /** A parse task whose worker stops renewing its lease for this long is claimed again. */
+  taskLeaseMs: number;
+  /** Worker threads that parse documents; 0 = one per core beyond the first, at most workerConcurrency. */
+  parseThreads: number;
+}
+
+const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+
+/** Reads the secret key from the environment, else from `<dataDir>/secret.key`, creating it once. */
+function resolveSecretKey(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv && fromEnv.length > 0) return fromEnv;
+  const file = path.join(dataDir, 'secret.key');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const key = crypto.randomBytes(32).toString('hex');
+  fs.writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.LECTERN_DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL && e.DATABASE_URL.length > 0 ? e.DATABASE_URL : undefined,
+    registerEnabled: e.REGISTER_ENABLED,
+    secretKey: resolveSecretKey(dataDir, e.LECTERN_SECRET_KEY),
+    role: e.LECTERN_ROLE,
+    logLevel: e.LOG_LEVEL,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    maxFileBytes: e.MAX_FILE_BYTES,
+    maxFilesPerBatch: e.MAX_FILES_PER_BATCH,
+    maxDocsPerTenant: e.MAX_DOCS_PER_TENANT,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    modelVerify: e.MODEL_VERIFY,
+    builtinModelDir: path.resolve(e.BUILTIN_MODEL_DIR ?? path.join(dataDir, 'models')),
+    modelTimeoutMs: e.MODEL_TIMEOUT_MS,
+    modelVerifyTimeoutMs: e.MODEL_VERIFY_TIMEOUT_MS,
+    modelMaxRetries: e.MODEL_MAX_RETRIES,
+    modelRetryBaseMs: e.MODEL_RETRY_BASE_MS,
+    builtinModelHub: e.BUILTIN_MODEL_HUB,
+    defaultModels: {
+      llm_id: e.DEFAULT_LLM_ID,
+      embd_id: e.DEFAULT_EMBD_ID,
+      rerank_id: e.DEFAULT_RERANK_ID,
+      asr_id: e.DEFAULT_ASR_ID,
+      img2txt_id: e.DEFAULT_IMG2TXT_ID,
+      tts_id: e.DEFAULT_TTS_ID,
+    },
+    allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
+    tavilyBaseUrl: e.TAVILY_BASE_URL.replace(/\/+$/, ''),
+    taskLeaseMs: Math.round(e.TASK_LEASE_SECONDS * 1000),
+    parseThreads: e.PARSE_THREADS,
+  };
+}

@@ -1,0 +1,18 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_foundation.js';
+import * as m0002 from './0002_task.js';
+import * as m0003 from './0003_llm.js';
+import * as m0004 from './0004_kb_document.js';
+import * as m0005 from './0005_chat.js';
+
+/**
+ * Every migration, in order. Listed statically (not read from a folder) so the bundled server
+ * carries them. Add new ones at the end with the next number.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_task': m0002,
+  '0003_llm': m0003,
+  '0004_kb_document': m0004,
+  '0005_chat': m0005,
+};

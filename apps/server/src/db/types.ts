@@ -1,0 +1,126 @@
+/**
+ * Table types of API.md §18. Every table has the four time columns; ids are 32-hex strings;
+ * JSON columns hold text (SQLite) or jsonb (PostgreSQL) — read them with `parseJson`.
+ * Modules add their tables here as they arrive.
+ */
+import type { Generated } from 'kysely';
+import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from '../models/tables.js';
+import type { DocumentTable, File2DocumentTable, KnowledgebaseTable } from '../modules/kb/tables.js';
+import type { Api4ConversationTable, ConversationTable, DialogTable } from '../chat/tables.js';
+
+export interface TimeColumns {
+  create_time: number;
+  create_date: string;
+  update_time: number;
+  update_date: string;
+}
+
+export interface UserTable extends TimeColumns {
+  id: string;
+  email: string;
+  nickname: string;
+  password: string;
+  /** sha256 of the current session secret, or "INVALID_<32 hex>" after logout. */
+  access_token: string;
+  avatar: string | null;
+  language: string;
+  color_schema: string;
+  timezone: string;
+  last_login_time: number | null;
+  is_authenticated: string;
+  is_active: string;
+  is_anonymous: string;
+  login_channel: string | null;
+  is_superuser: number;
+  status: string;
+}
+
+export interface TenantTable extends TimeColumns {
+  id: string;
+  name: string;
+  llm_id: string;
+  embd_id: string;
+  asr_id: string;
+  img2txt_id: string;
+  rerank_id: string;
+  tts_id: string | null;
+  parser_ids: string;
+  credit: number;
+  status: string;
+}
+
+export interface UserTenantTable extends TimeColumns {
+  id: string;
+  user_id: string;
+  tenant_id: string;
+  role: string;
+  invited_by: string;
+  status: string;
+}
+
+export interface ApiTokenTable extends TimeColumns {
+  id: string;
+  tenant_id: string;
+  /** The key encrypted with the server key (listed in full only to its owner). */
+  token: string;
+  /** HMAC of the key, for lookup. */
+  token_hash: string;
+  dialog_id: string | null;
+  source: string | null;
+  beta: string | null;
+  beta_hash: string | null;
+}
+
+export interface FileTable extends TimeColumns {
+  id: string;
+  parent_id: string;
+  tenant_id: string;
+  created_by: string;
+  name: string;
+  location: string;
+  size: number;
+  type: string;
+  source_type: string;
+}
+
+export interface TaskTable extends TimeColumns {
+  id: string;
+  doc_id: string;
+  kb_id: string;
+  tenant_id: string;
+  from_page: number;
+  to_page: number;
+  task_type: string;
+  priority: number;
+  begin_at: number | null;
+  process_duration: number;
+  progress: number;
+  progress_msg: string;
+  retry_count: number;
+  digest: string;
+  chunk_ids: string;
+  cancel: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  token_num: number;
+}
+
+export interface Database {
+  task: TaskTable;
+  user: UserTable;
+  tenant: TenantTable;
+  user_tenant: UserTenantTable;
+  api_token: ApiTokenTable;
+  file: FileTable;
+  kv: { key: string; value: string; update_time: number };
+  llm_factories: LlmFactoriesTable;
+  llm: LlmTable;
+  tenant_llm: TenantLlmTable;
+  knowledgebase: KnowledgebaseTable;
+  document: DocumentTable;
+  file2document: File2DocumentTable;
+  dialog: DialogTable;
+  conversation: ConversationTable;
+  api_4_conversation: Api4ConversationTable;
+  _placeholder_generated?: { id: Generated<number> };
+}

@@ -1,0 +1,137 @@
+/**
+ * Worker entry (a child process or a thread, see queue/run-in-worker.ts) for CPU-heavy ingestion work
+ * (queue/worker-pool.ts has the protocol):
+ * - `parse-chunk`: bytes → parseDocument → chunkDocument → chunk drafts with token counts;
+ * - `probe`: page count of a PDF / data-row count of a spreadsheet (task splitting, API.md §19.8);
+ * - `text`: bytes → plain text (`document/parse`);
+ * - `thumbnail`: bytes → PNG thumbnail (longest side ≤ 100 px) or null.
+ * Errors cross the thread boundary as `{ name, message }`; ParseError messages are shown to people.
+ */
+import { parentPort } from 'node:worker_threads';
+import { chunkDocument } from './chunkers/index.js';
+import { parseDocument } from './parsers/index.js';
+import { openPdf } from './parsers/pdf/open.js';
+import { countTokens } from './tokens.js';
+import type { ChunkDraft, ParserConfig } from './types.js';
+
+export interface ParseChunkJob {
+  bytes: Uint8Array;
+  ext: string;
+  fileName: string;
+  fromPage: number;
+  toPage: number;
+  parserId: string;
+  config: ParserConfig;
+  language: string;
+}
+
+export interface ParseChunkResult {
+  chunks: ChunkDraft[];
+  tokens: number[];
+  notes: string[];
+  pageCount?: number;
+}
+
+export interface ProbeResult {
+  pageCount?: number;
+  rowCount?: number;
+}
+
+type Message = { id: number; op: string; payload: unknown };
+
+/** The channel back to the pool: the thread's port, or the child process's IPC channel. */
+const port: { postMessage(message: unknown): void; on(event: 'message', listener: (m: Message) => void): void } | null = parentPort
+  ? parentPort
+  : process.send
+    ? {
+        postMessage: (m) => process.send?.(m),
+        on: (_event, listener) => process.on('message', (m) => listener(m as Message)),
+      }
+    : null;
+if (!port) throw new Error('parse.worker must run in a worker thread or a child process with IPC');
+// A child whose server is gone (killed, crashed) has nothing left to do.
+if (!parentPort) process.on('disconnect', () => process.exit(0));
+
+function toBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+async function parseChunk(id: number, job: ParseChunkJob): Promise<ParseChunkResult> {
+  const progress = (fraction: number, message: string) => {
+    port?.postMessage({ id, type: 'progress', fraction, message });
+  };
+  const doc = await parseDocument(toBuffer(job.bytes), {
+    ext: job.ext,
+    fileName: job.fileName,
+    fromPage: job.fromPage,
+    toPage: job.toPage,
+    layoutRecognize: typeof job.config.layout_recognize === 'string' ? job.config.layout_recognize : undefined,
+    html4excel: job.config.html4excel === true,
+    language: job.language,
+    onProgress: progress,
+  });
+  progress(1, 'Finish parsing.');
+  const chunks = chunkDocument(job.parserId, doc, { docName: job.fileName, language: job.language, config: job.config });
+  const tokens = chunks.map((c) => countTokens(c.content_with_weight));
+  return { chunks, tokens, notes: doc.notes ?? [], pageCount: doc.pageCount };
+}
+
+function countDataRows(text: string): number {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim().length > 0);
+  return Math.max(0, lines.length - 1);
+}
+
+async function probe(job: { bytes: Uint8Array; ext: string }): Promise<ProbeResult> {
+  if (job.ext === 'pdf') {
+    const doc = await openPdf(job.bytes);
+    const pageCount = doc.numPages;
+    await doc.destroy();
+    return { pageCount };
+  }
+  if (job.ext === 'txt') return { rowCount: countDataRows(toBuffer(job.bytes).toString('utf8')) };
+  if (job.ext === 'xlsx' || job.ext === 'xls' || job.ext === 'csv') {
+    // The spreadsheet parser's own reader: zip-bomb guards, and rows counted as the parser counts them.
+    const { countSpreadsheetRows } = await import('./parsers/xlsx.js');
+    return { rowCount: await countSpreadsheetRows(toBuffer(job.bytes), job.ext) };
+  }
+  return {};
+}
+
+async function text(job: { bytes: Uint8Array; ext: string; fileName: string }): Promise<string> {
+  const doc = await parseDocument(toBuffer(job.bytes), { ext: job.ext, fileName: job.fileName });
+  return doc.sections
+    .map((s) => s.text)
+    .filter((t) => t.trim().length > 0)
+    .join('\n');
+}
+
+async function handle(msg: Message): Promise<unknown> {
+  switch (msg.op) {
+    case 'parse-chunk':
+      return parseChunk(msg.id, msg.payload as ParseChunkJob);
+    case 'probe':
+      return probe(msg.payload as { bytes: Uint8Array; ext: string });
+    case 'text':
+      return text(msg.payload as { bytes: Uint8Array; ext: string; fileName: string });
+    case 'ping':
+      return true;
+    case 'thumbnail': {
+      const job = msg.payload as { bytes: Uint8Array; ext: string };
+      // Loaded on first use: rendering pulls in the canvas and image libraries.
+      const { makeThumbnail } = await import('./thumbnail.js');
+      return (await makeThumbnail(toBuffer(job.bytes), job.ext)) ?? null;
+    }
+    default:
+      throw new Error(`unknown op ${msg.op}`);
+  }
+}
+
+port.on('message', (msg: Message) => {
+  handle(msg).then(
+    (value) => port.postMessage({ id: msg.id, type: 'result', value }),
+    (err: unknown) => {
+      const e = err instanceof Error ? err : new Error(String(err));
+      port.postMessage({ id: msg.id, type: 'error', name: e.name, message: e.message });
+    },
+  );
+});

@@ -1,0 +1,44 @@
+import { loadConfig } from './config.js';
+import { closeContext, createContext } from './context.js';
+import { buildApp } from './http/app.js';
+
+/** Starts the roles this process was asked for (`LECTERN_ROLE` or `--role api|worker|all`). */
+async function main(): Promise<void> {
+  const roleArg = process.argv.find((a) => a.startsWith('--role='))?.split('=')[1];
+  const config = loadConfig(roleArg ? { ...process.env, LECTERN_ROLE: roleArg } : process.env);
+  const started = performance.now();
+  const ctx = await createContext(config);
+  const stops: Array<() => Promise<void>> = [];
+
+  if (config.role === 'api' || config.role === 'all') {
+    const app = await buildApp(ctx);
+    await app.listen({ port: config.port, host: config.host });
+    stops.push(() => app.close());
+    const shown = config.host === '0.0.0.0' ? 'localhost' : config.host;
+    console.log(
+      `Lectern listening on http://${shown}:${config.port} (${ctx.db.dialect}, data in ${config.dataDir}) ` +
+        `ready in ${Math.round(performance.now() - started)} ms`,
+    );
+  }
+  if (config.role === 'worker' || config.role === 'all') {
+    const { startWorkers } = await import('./queue/worker-host.js');
+    stops.push(await startWorkers(ctx));
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Lectern stopping (${signal})`);
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

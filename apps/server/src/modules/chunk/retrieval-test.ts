@@ -1,0 +1,152 @@
+/**
+ * `POST /v1/chunk/retrieval_test` (API.md §7, §19): checks everything first (nothing is read from
+ * the index or a model before the request is known to be valid and allowed), then embeds the question
+ * with the KBs' one embedding model and runs the shared hybrid `retrieve()`.
+ *
+ * Keyword-only: when the KBs' embedding model is not usable (none set, no credentials, the bundled
+ * model without its files) the question is not embedded; candidates and scores then come from the
+ * text alone, and the answer says so with `keyword_only: true` and a readable `notice` sentence
+ * (`keyword_only: false`, `notice: null` otherwise). `labels` keeps its contract meaning (tag weights
+ * of the question, or null).
+ */
+import type { AppContext } from '../../context.js';
+import { parseJson } from '../../db/json.js';
+import type { UserTable } from '../../db/types.js';
+import { ApiError, errors } from '../../http/envelope.js';
+import { defaultModelId, modelFor } from '../../models/registry.js';
+import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import { extractKeywords, translateQuestion } from '../../chat/llm-tasks.js';
+import { retrieve } from '../../search/retrieval.js';
+import { checkParams, RetrievalParamError } from '../../search/retrieval-params.js';
+import { chunkIndexOf } from '../kb/chunk-store.js';
+import type { KnowledgebaseTable } from '../kb/tables.js';
+import { embedQuestion, guarded, rerankerFor } from './embed.js';
+import { questionLabels } from './labels.js';
+import { presentHit } from './presenter.js';
+import type { RetrievalBody } from './schema.js';
+
+export const KEYWORD_ONLY_NOTICE =
+  'No embedding model is available for the selected knowledge bases, so retrieval used keyword matching only (vector similarity is 0).';
+
+/** `kb_id` is a string or a list of strings; empty → 102 "Please specify dataset firstly.". */
+export function kbIdsOf(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  if (!list.every((v) => typeof v === 'string')) {
+    throw errors.exception('`kb_id` must be a string or a list of strings.');
+  }
+  const ids = [...new Set((list as string[]).map((v) => v.trim()).filter(Boolean))];
+  if (ids.length === 0) throw errors.data('Please specify dataset firstly.');
+  return ids;
+}
+
+function checked<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof RetrievalParamError) throw new ApiError(err.code, err.message);
+    throw err;
+  }
+}
+
+/** Every KB must be one the caller may use (103 otherwise), live (102), and share one embedding model. */
+async function usableKbs(ctx: AppContext, user: UserTable, ids: string[]): Promise<KnowledgebaseTable[]> {
+  const rows = await ctx.db.kysely.selectFrom('knowledgebase').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const scope = await accessScopeOf(ctx.db, user.id);
+  const kbs = ids.map((id) => byId.get(id));
+  for (const kb of kbs) {
+    if (!kb || !mayAccess(scope, kb))
+      throw errors.operating('Only owner of dataset authorized for this operation.');
+  }
+  const live = kbs as KnowledgebaseTable[];
+  if (live.some((kb) => kb.status !== '1')) throw errors.data('Knowledgebase not found!');
+  const models = [...new Set(live.map((kb) => kb.embd_id ?? ''))];
+  if (models.length > 1) {
+    throw errors.data(
+      `The selected knowledge bases use different embedding models (${models.map((m) => m || 'none').join(', ')}); retrieval can only search knowledge bases that share one embedding model.`,
+    );
+  }
+  return live;
+}
+
+/** `keyword:true` and `cross_languages` rewrite the question with the KB owner's chat model first. */
+async function rewrittenQuestion(
+  ctx: AppContext,
+  kb: KnowledgebaseTable,
+  body: RetrievalBody,
+  question: string,
+): Promise<string> {
+  const languages = (body.cross_languages ?? []).filter((l) => l.trim() !== '');
+  if (!body.keyword && languages.length === 0) return question;
+  const llmId = parseJson<Record<string, unknown>>(kb.parser_config, {}).llm_id;
+  const chatId = (typeof llmId === 'string' && llmId) || (await defaultModelId(ctx, kb.tenant_id, 'chat'));
+  const model = await modelFor(ctx, kb.tenant_id, chatId, 'chat');
+  let out = question;
+  if (languages.length > 0)
+    out = (await guarded('Translating the question', () => translateQuestion(model, out, languages))) ?? out;
+  if (body.keyword) {
+    const keywords = await guarded('Keyword extraction', () => extractKeywords(model, out));
+    if (keywords) out = `${out} ${keywords}`;
+  }
+  return out;
+}
+
+export async function retrievalTest(ctx: AppContext, user: UserTable, body: RetrievalBody) {
+  const kbIds = kbIdsOf(body.kb_id);
+  if (typeof body.question !== 'string') throw errors.exception('`question` must be a string.');
+  const params = {
+    question: body.question,
+    kbIds,
+    docIds: body.doc_ids ?? [],
+    page: body.page as number | string | undefined,
+    size: body.size as number | string | undefined,
+    similarityThreshold: body.similarity_threshold as number | string | undefined,
+    vectorSimilarityWeight: body.vector_similarity_weight as number | string | undefined,
+    topK: body.top_k as number | string | undefined,
+  };
+  for (const [name, value] of Object.entries({
+    page: params.page,
+    size: params.size,
+    similarity_threshold: params.similarityThreshold,
+    vector_similarity_weight: params.vectorSimilarityWeight,
+    top_k: params.topK,
+  })) {
+    if (value !== undefined && value !== null && typeof value !== 'number' && typeof value !== 'string') {
+      throw errors.exception(`\`${name}\` must be a number.`);
+    }
+  }
+  checked(() => checkParams(params));
+  const kbs = await usableKbs(ctx, user, kbIds);
+  const rerank = body.rerank_id ? await rerankerFor(ctx, user.id, body.rerank_id) : null;
+  const question = await rewrittenQuestion(ctx, kbs[0], body, body.question);
+  const queryVector = await embedQuestion(ctx, kbs[0].tenant_id, kbs[0].embd_id, question);
+  const index = await chunkIndexOf(ctx);
+  const labels = await questionLabels(index, kbs, question);
+  const result = await checkedAsync(() =>
+    retrieve(index, {
+      ...params,
+      question,
+      queryVector,
+      rerank,
+      tagWeights: labels,
+      highlight: body.highlight !== false,
+    }),
+  );
+  return {
+    total: result.total,
+    chunks: result.chunks.map(presentHit),
+    doc_aggs: result.doc_aggs,
+    labels,
+    keyword_only: result.keywordOnly,
+    notice: result.keywordOnly ? KEYWORD_ONLY_NOTICE : null,
+  };
+}
+
+async function checkedAsync<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof RetrievalParamError) throw new ApiError(err.code, err.message);
+    throw err;
+  }
+}

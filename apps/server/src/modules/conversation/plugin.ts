@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { apiRoutes } from '../api/routes.js';
+import { dialogRoutes } from '../dialog/routes.js';
+import { conversationRoutes } from './routes.js';
+
+/** The chat area: assistants (`/v1/dialog`), conversations (`/v1/conversation`), chat API (`/v1/api`). */
+export async function chatAreaRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await dialogRoutes(app, ctx);
+  await conversationRoutes(app, ctx);
+  await apiRoutes(app, ctx);
+}

@@ -1,0 +1,193 @@
+import type { Selectable } from 'kysely';
+import type { AppContext } from '../../context.js';
+import type { ConversationTable } from '../../chat/tables.js';
+import type { ChatMessage, StoredReference } from '../../chat/types.js';
+import { deleteMessage, thumbMessage, withAnswer } from '../../chat/history.js';
+import { parseJson, toJson } from '../../db/json.js';
+import { errors } from '../../http/envelope.js';
+import { newId } from '../../util/ids.js';
+import { creationStamps, updateStamps } from '../../util/time.js';
+import { dialogConfigOf, type DialogRow } from '../dialog/service.js';
+import { bumpThumbUp, recordSession } from '../api/stats.js';
+
+export type ConversationRow = Selectable<ConversationTable>;
+
+export interface LoadedConversation {
+  conv: ConversationRow;
+  dialog: DialogRow;
+  message: ChatMessage[];
+  reference: unknown[];
+}
+
+/**
+ * A conversation the caller may use: it exists and its assistant is live and belongs to the
+ * caller's tenant. Unknown → 102 "Conversation not found!"; someone else's → `foreign` (routes differ:
+ * get/rm answer 103, the others the same 102 as unknown).
+ */
+export async function loadConversation(
+  ctx: AppContext,
+  userId: string,
+  conversationId: string,
+  foreign: 'not-found' | 'owner' = 'not-found',
+): Promise<LoadedConversation> {
+  const conv = await ctx.db.kysely
+    .selectFrom('conversation')
+    .selectAll()
+    .where('id', '=', conversationId)
+    .executeTakeFirst();
+  if (!conv) throw errors.data('Conversation not found!');
+  const dialog = await ctx.db.kysely.selectFrom('dialog').selectAll().where('id', '=', conv.dialog_id).executeTakeFirst();
+  if (!dialog || dialog.tenant_id !== userId) {
+    if (foreign === 'owner') {
+      throw errors.operating('Only owner of conversation authorized for this operation.', false);
+    }
+    throw errors.data('Conversation not found!');
+  }
+  return {
+    conv,
+    dialog,
+    message: parseJson<ChatMessage[]>(conv.message, []),
+    reference: parseJson<unknown[]>(conv.reference, []),
+  };
+}
+
+/** A live dialog of the caller's tenant for a new conversation, or 102 "Dialog not found". */
+async function dialogForNew(ctx: AppContext, userId: string, dialogId: unknown): Promise<DialogRow> {
+  const dialog =
+    typeof dialogId === 'string'
+      ? await ctx.db.kysely
+          .selectFrom('dialog')
+          .selectAll()
+          .where('id', '=', dialogId)
+          .where('status', '=', '1')
+          .executeTakeFirst()
+      : undefined;
+  if (!dialog || dialog.tenant_id !== userId) throw errors.data('Dialog not found');
+  return dialog;
+}
+
+function cutName(name: string | null | undefined): string {
+  return [...(name ?? 'New conversation')].slice(0, 255).join('');
+}
+
+export async function createConversation(
+  ctx: AppContext,
+  userId: string,
+  input: { conversation_id?: string | null; dialog_id?: string | null; name?: string | null },
+) {
+  const dialog = await dialogForNew(ctx, userId, input.dialog_id);
+  const id = input.conversation_id || newId();
+  const exists = await ctx.db.kysely.selectFrom('conversation').select('id').where('id', '=', id).executeTakeFirst();
+  if (exists) throw errors.data('Conversation already exists!');
+  const row = {
+    id,
+    dialog_id: dialog.id,
+    name: cutName(input.name),
+    message: [{ role: 'assistant', content: dialogConfigOf(dialog).prompt_config.prologue }],
+    user_id: userId,
+    reference: [] as unknown[],
+  };
+  await ctx.db.kysely
+    .insertInto('conversation')
+    .values({ ...row, message: toJson(row.message), reference: toJson(row.reference), ...creationStamps() })
+    .execute();
+  return row;
+}
+
+export async function renameConversation(ctx: AppContext, userId: string, id: string, name: string | null | undefined) {
+  const loaded = await loadConversation(ctx, userId, id);
+  const stamps = updateStamps();
+  const changes = name === undefined ? {} : { name: cutName(name) };
+  await ctx.db.kysely
+    .updateTable('conversation')
+    .set({ ...changes, ...stamps })
+    .where('id', '=', id)
+    .execute();
+  return { ...loaded, conv: { ...loaded.conv, ...changes, ...stamps } };
+}
+
+export async function listConversations(ctx: AppContext, userId: string, dialogId: string) {
+  const dialog = await ctx.db.kysely.selectFrom('dialog').select(['tenant_id']).where('id', '=', dialogId).executeTakeFirst();
+  if (!dialog || dialog.tenant_id !== userId) {
+    throw errors.operating('Only owner of dialog authorized for this operation.', false);
+  }
+  return ctx.db.kysely
+    .selectFrom('conversation')
+    .selectAll()
+    .where('dialog_id', '=', dialogId)
+    .orderBy('create_time', 'desc')
+    .execute();
+}
+
+/** Hard delete, all or nothing. */
+export async function removeConversations(ctx: AppContext, userId: string, ids: string[]): Promise<void> {
+  for (const id of ids) await loadConversation(ctx, userId, id, 'owner');
+  if (ids.length === 0) return;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('conversation').where('id', 'in', ids).execute();
+  });
+}
+
+async function save(ctx: AppContext, id: string, message: ChatMessage[], reference: unknown[]) {
+  const stamps = updateStamps();
+  await ctx.db.kysely
+    .updateTable('conversation')
+    .set({ message: toJson(message), reference: toJson(reference), ...stamps })
+    .where('id', '=', id)
+    .execute();
+  return stamps;
+}
+
+export async function deleteConversationMessage(ctx: AppContext, userId: string, id: string, messageId: string) {
+  const loaded = await loadConversation(ctx, userId, id);
+  const next = deleteMessage(loaded.message, loaded.reference, messageId);
+  const stamps = await save(ctx, id, next.message, next.reference);
+  return { ...loaded, ...next, conv: { ...loaded.conv, ...stamps } };
+}
+
+export async function thumbConversationMessage(
+  ctx: AppContext,
+  userId: string,
+  input: { conversation_id: string; message_id: string; thumbup?: boolean | null; feedback?: string | null },
+) {
+  const loaded = await loadConversation(ctx, userId, input.conversation_id);
+  const up = input.thumbup === true;
+  const { message, changed } = thumbMessage(loaded.message, input.message_id, up, input.feedback);
+  const before = loaded.message.find((m) => m.role === 'assistant' && m.id === input.message_id)?.thumbup === true;
+  const stamps = await save(ctx, loaded.conv.id, message, loaded.reference);
+  if (changed && before !== up) await bumpThumbUp(ctx, loaded.conv.id, up ? 1 : -1);
+  return { ...loaded, message, conv: { ...loaded.conv, ...stamps } };
+}
+
+/**
+ * Persists one successful answer (only called after the whole answer was produced) and counts it
+ * in the assistant's statistics. A failed or abandoned completion never reaches this: the
+ * conversation stays exactly as it was.
+ */
+export async function saveAnswer(
+  ctx: AppContext,
+  loaded: LoadedConversation,
+  requestMessages: ChatMessage[],
+  answer: ChatMessage,
+  reference: StoredReference,
+  stats: { tokens: number; durationS: number },
+): Promise<void> {
+  const next = withAnswer(requestMessages, loaded.reference, answer, reference);
+  await save(ctx, loaded.conv.id, next.message, next.reference);
+  await recordSession(ctx, {
+    id: loaded.conv.id,
+    dialogId: loaded.dialog.id,
+    userId: loaded.conv.user_id,
+    source: 'dialog',
+    tokens: stats.tokens,
+    durationS: stats.durationS,
+  });
+}
+
+export function messagesOf(row: ConversationRow): ChatMessage[] {
+  return parseJson<ChatMessage[]>(row.message, []);
+}
+
+export function referencesOf(row: ConversationRow): unknown[] {
+  return parseJson<unknown[]>(row.reference, []);
+}

@@ -1,0 +1,51 @@
+/**
+ * Removing documents (API.md §6 rm, §19.9): their tasks are cancelled and deleted, their chunks leave
+ * the index, their blobs (file, thumbnail, chunk images) and file-manager links go, and the KB's
+ * counters drop by what they held. Returns one readable line per document that could not be removed.
+ */
+import type { AppContext } from '../../context.js';
+import { chunkIndexOf } from '../kb/chunk-store.js';
+import { removeDocLinks } from '../kb/kb-folder.js';
+import type { DocumentTable, KnowledgebaseTable } from '../kb/tables.js';
+
+export async function removeDocuments(
+  ctx: AppContext,
+  kb: KnowledgebaseTable,
+  docs: DocumentTable[],
+): Promise<string[]> {
+  if (docs.length === 0) return [];
+  const errors: string[] = [];
+  const db = ctx.db.kysely;
+  for (let i = 0; i < docs.length; i += 500) {
+    const batch = docs.slice(i, i + 500);
+    const ids = batch.map((d) => d.id);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('task').where('doc_id', 'in', ids).execute();
+      await removeDocLinks(trx, ids);
+      const gone = await trx.deleteFrom('document').where('id', 'in', ids).returning(['chunk_num', 'token_num']).execute();
+      const chunks = gone.reduce((s, d) => s + Number(d.chunk_num), 0);
+      const tokens = gone.reduce((s, d) => s + Number(d.token_num), 0);
+      await trx
+        .updateTable('knowledgebase')
+        .set((eb) => ({
+          doc_num: eb('doc_num', '-', gone.length),
+          chunk_num: eb('chunk_num', '-', chunks),
+          token_num: eb('token_num', '-', tokens),
+        }))
+        .where('id', '=', kb.id)
+        .execute();
+    });
+  }
+  const index = await chunkIndexOf(ctx);
+  for (const doc of docs) {
+    try {
+      await index.deleteByDoc(doc.id);
+      if (doc.location) await ctx.blobs.delete(`${kb.id}/${doc.location}`);
+      if (doc.thumbnail && !doc.thumbnail.startsWith('data:')) await ctx.blobs.delete(`${kb.id}/${doc.thumbnail}`);
+      await ctx.blobs.deletePrefix(doc.id);
+    } catch (err) {
+      errors.push(`${doc.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return errors;
+}

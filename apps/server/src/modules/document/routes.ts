@@ -1,0 +1,172 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RetCode } from '@lectern/shared';
+import type { AppContext } from '../../context.js';
+import { authOf } from '../../http/auth.js';
+import { ApiError, errors, ok } from '../../http/envelope.js';
+import { asObject, validate } from '../../http/validate.js';
+import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import { listQueryOf } from '../kb/paging.js';
+import { findKb } from '../kb/service.js';
+import { usableDoc, usableDocs } from './access.js';
+import { fileRoutes } from './file-routes.js';
+import { DOC_ORDER_COLUMNS, docFilterOf, filterSummary, listDocs } from './list.js';
+import { presentDocument, presentListedDocument, thumbnailUrl } from './presenter.js';
+import {
+  changeParserBody,
+  changeStatusBody,
+  createDocBody,
+  docIdsBody,
+  listDocBody,
+  renameBody,
+  rmBody,
+  runBody,
+  setMetaBody,
+} from './schema.js';
+import * as docs from './service.js';
+
+type Query = Record<string, unknown>;
+
+/** The KB a list call names, readable by the caller (else 101 / 103 as API.md §6 says). */
+async function listedKb(ctx: AppContext, req: FastifyRequest, kbId: unknown) {
+  if (typeof kbId !== 'string' || kbId === '') throw errors.argument('Lack of "KB ID"');
+  const kb = await findKb(ctx, kbId);
+  const scope = await accessScopeOf(ctx.db, authOf(req).user.id);
+  if (!kb || !mayAccess(scope, kb)) throw errors.operating('Only owner of dataset authorized for this operation.');
+  return kb;
+}
+
+export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Multipart routes (upload, web_crawl, parse) live in their own scope with the upload limits.
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: {
+        fileSize: ctx.config.maxFileBytes,
+        files: ctx.config.maxFilesPerBatch,
+        fields: 50,
+        fieldSize: 1024 * 1024,
+        parts: ctx.config.maxFilesPerBatch + 50,
+      },
+    });
+    await fileRoutes(scope, ctx);
+  });
+
+  app.post('/v1/document/create', async (req) => {
+    const body = validate(createDocBody, req.body);
+    return ok(presentDocument(await docs.createVirtualDoc(ctx, authOf(req).user, body.name, body.kb_id)));
+  });
+
+  app.post('/v1/document/list', async (req) => {
+    const q = asObject(req.query) as Query;
+    const kb = await listedKb(ctx, req, q.kb_id);
+    const body = validate(listDocBody, req.body);
+    const list = listQueryOf(q, DOC_ORDER_COLUMNS);
+    const { total, docs: rows } = await listDocs(ctx, kb.id, list, docFilterOf(q, body, list.keywords));
+    return ok({ total, docs: rows.map(presentListedDocument) });
+  });
+
+  app.post('/v1/document/filter', async (req) => {
+    const body = asObject(req.body);
+    const kb = await listedKb(ctx, req, body.kb_id);
+    const filters = validate(listDocBody, body);
+    const keywords = typeof body.keywords === 'string' ? body.keywords.trim() : '';
+    return ok(await filterSummary(ctx, kb.id, docFilterOf({}, filters, keywords)));
+  });
+
+  app.post('/v1/document/infos', async (req) => {
+    const { doc_ids } = validate(docIdsBody, req.body);
+    const found = await usableDocs(ctx, authOf(req).user, doc_ids);
+    return ok(found.map((f) => presentDocument(f.doc)));
+  });
+
+  app.get('/v1/document/thumbnails', { config: { public: true } }, async (req) => {
+    const raw = (asObject(req.query) as Query).doc_ids;
+    const ids = (Array.isArray(raw) ? raw : [raw])
+      .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+      .filter((v) => v.length > 0);
+    if (ids.length === 0) throw errors.argument('Lack of "Document ID"');
+    const rows = await ctx.db.kysely.selectFrom('document').select(['id', 'kb_id', 'thumbnail']).where('id', 'in', ids).execute();
+    return ok(Object.fromEntries(rows.map((r) => [r.id, thumbnailUrl(r)])));
+  });
+
+  app.post('/v1/document/change_status', async (req) => {
+    const body = validate(changeStatusBody, req.body);
+    return ok(await docs.changeStatus(ctx, authOf(req).user, body.doc_ids, body.status));
+  });
+
+  app.post('/v1/document/rm', async (req) => {
+    const { doc_id } = validate(rmBody, req.body);
+    await docs.removeDocs(ctx, authOf(req).user, Array.isArray(doc_id) ? doc_id : [doc_id]);
+    return ok(true);
+  });
+
+  app.post('/v1/document/run', async (req) => {
+    const body = validate(runBody, req.body);
+    await docs.runDocs(ctx, authOf(req).user, body);
+    return ok(true);
+  });
+
+  app.post('/v1/document/rename', async (req) => {
+    const body = validate(renameBody, req.body);
+    await docs.renameDoc(ctx, authOf(req).user, body.doc_id, body.name);
+    return ok(true);
+  });
+
+  app.post('/v1/document/change_parser', async (req) => {
+    const body = validate(changeParserBody, req.body);
+    await docs.changeParser(ctx, authOf(req).user, body);
+    return ok(true);
+  });
+
+  app.post('/v1/document/set_meta', async (req) => {
+    const body = validate(setMetaBody, req.body);
+    await docs.setMeta(ctx, authOf(req).user, body.doc_id, body.meta);
+    return ok(true);
+  });
+
+  app.get<{ Params: { doc_id: string } }>('/v1/document/get/:doc_id', async (req, reply) => {
+    const found = await usableDoc(ctx, authOf(req).user, req.params.doc_id).catch(() => null);
+    if (!found) throw errors.data('Document not found!');
+    const { doc, kb } = found;
+    const bytes = doc.location ? await ctx.blobs.get(`${kb.id}/${doc.location}`) : Buffer.alloc(0);
+    if (!bytes) throw errors.data('Document not found!');
+    return reply.type(contentTypeOf(doc.suffix)).send(bytes);
+  });
+
+  app.get<{ Params: { image_id: string } }>('/v1/document/image/:image_id', { config: { public: true } }, async (req, reply) => {
+    const id = req.params.image_id;
+    const dash = id.indexOf('-');
+    const bucket = dash > 0 ? id.slice(0, dash) : '';
+    const name = dash > 0 ? id.slice(dash + 1) : '';
+    // Only thumbnails and chunk images are public; original uploads never are.
+    const isImage = /^[0-9a-f]{32}$/.test(bucket) && (/^thumbnail_[0-9a-f]{32}\.png$/.test(name) || /^[0-9a-f]{16}$/.test(name));
+    const bytes = isImage ? await ctx.blobs.get(`${bucket}/${name}`) : null;
+    if (!bytes) throw new ApiError(RetCode.DATA_ERROR, 'Image not found.');
+    return reply.type('image/JPEG').send(bytes);
+  });
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  mdx: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+  svg: 'image/svg+xml',
+  jpg: 'image/jpeg',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+const IMAGE_EXT = new Set(['png', 'jpeg', 'gif', 'bmp', 'tif', 'tiff', 'webp', 'ico', 'avif']);
+
+/** Content type from the extension (API.md §1.1): images `image/<ext>`, else `application/<ext>`. */
+export function contentTypeOf(ext: string): string {
+  if (CONTENT_TYPES[ext]) return CONTENT_TYPES[ext];
+  if (IMAGE_EXT.has(ext)) return `image/${ext}`;
+  return `application/${ext || 'octet-stream'}`;
+}

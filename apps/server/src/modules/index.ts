@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { systemRoutes } from './system/routes.js';
+import { userRoutes } from './user/routes.js';
+import { chatAreaRoutes } from './conversation/plugin.js';
+import { llmRoutes } from './llm/routes.js';
+import { knowledgeRoutes } from './kb/plugin.js';
+import { chunkRoutes } from './chunk/routes.js';
+
+/** Every API area registers its routes here, one line each. */
+export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await userRoutes(app, ctx);
+  await systemRoutes(app, ctx);
+  await chatAreaRoutes(app, ctx);
+  await llmRoutes(app, ctx);
+  await knowledgeRoutes(app, ctx);
+  await chunkRoutes(app, ctx);
+}

@@ -1,0 +1,238 @@
+import { CHUNK_METHODS, RetCode } from '@lectern/shared';
+import { sql } from 'kysely';
+import type { AppContext } from '../../context.js';
+import { parseJson, toJson } from '../../db/json.js';
+import type { UserTable } from '../../db/types.js';
+import { ApiError, errors } from '../../http/envelope.js';
+import { defaultParserConfig, mergeParserConfig } from '../../ingest/parser-config.js';
+import { accessScopeOf, mayAccess, visibleTenantIds, type AccessScope } from '../../policy/tenancy.js';
+import { newId } from '../../util/ids.js';
+import { creationStamps, updateStamps } from '../../util/time.js';
+import { removeDocuments } from '../document/remove.js';
+import { chunkIndexOf } from './chunk-store.js';
+import { assertParserConfig } from './config-rules.js';
+import { removeKbFolder, renameKbFolder } from './kb-folder.js';
+import { KB_NAME_LIMIT_BYTES, uniqueName, utf8Bytes } from './naming.js';
+import { likePattern, type ListQuery } from './paging.js';
+import type { KbListRow } from './presenter.js';
+import type { CreateKbBody, UpdateKbBody } from './schema.js';
+import type { KnowledgebaseTable } from './tables.js';
+
+/** Chunk methods a KB or document may use: SPEC §9's thirteen plus the auto-selected ones. */
+export const PARSER_IDS: readonly string[] = [...CHUNK_METHODS, 'audio', 'email'];
+
+export function assertParserId(parserId: string): void {
+  if (!PARSER_IDS.includes(parserId)) {
+    throw new ApiError(RetCode.EXCEPTION_ERROR, `\`parser_id\` must be one of ${PARSER_IDS.join(', ')}.`);
+  }
+}
+
+/** The contract's dataset-name checks (API.md §5); returns the trimmed name. */
+export function checkKbName(name: unknown): string {
+  if (typeof name !== 'string') throw errors.data('Dataset name must be string.');
+  if (name.trim() === '') throw errors.data("Dataset name can't be empty.");
+  if (utf8Bytes(name) > KB_NAME_LIMIT_BYTES) {
+    throw errors.data(`Dataset name length is ${[...name].length} which is large than ${KB_NAME_LIMIT_BYTES}`);
+  }
+  return name.trim();
+}
+
+export async function findKb(ctx: AppContext, kbId: string): Promise<KnowledgebaseTable | undefined> {
+  return ctx.db.kysely
+    .selectFrom('knowledgebase')
+    .selectAll()
+    .where('id', '=', kbId)
+    .where('status', '=', '1')
+    .executeTakeFirst();
+}
+
+/** The KB when the user may use it (owner tenant, or team member of a team-shared KB); else 109. */
+export async function usableKb(ctx: AppContext, user: UserTable, kbId: string, scope?: AccessScope) {
+  const kb = await findKb(ctx, kbId);
+  const s = scope ?? (await accessScopeOf(ctx.db, user.id));
+  if (!kb || !mayAccess(s, kb)) throw errors.noAuthorization();
+  return kb;
+}
+
+async function tenantNames(ctx: AppContext, tenantId: string, exceptId?: string): Promise<string[]> {
+  let q = ctx.db.kysely
+    .selectFrom('knowledgebase')
+    .select('name')
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', '1');
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return (await q.execute()).map((r) => r.name);
+}
+
+export async function createKb(ctx: AppContext, user: UserTable, body: CreateKbBody): Promise<string> {
+  const name = checkKbName(body.name);
+  const tenant = await ctx.db.kysely.selectFrom('tenant').selectAll().where('id', '=', user.id).executeTakeFirst();
+  if (!tenant) throw errors.data('Tenant not found.');
+  const parserId = body.parser_id ?? 'naive';
+  assertParserId(parserId);
+  const config = mergeParserConfig(defaultParserConfig(parserId), body.parser_config ?? {});
+  if (config.llm_id === undefined) config.llm_id = tenant.llm_id;
+  assertParserConfig(parserId, config);
+  const id = newId();
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const taken = await trx
+      .selectFrom('knowledgebase')
+      .select('name')
+      .where('tenant_id', '=', user.id)
+      .where('status', '=', '1')
+      .execute();
+    await trx
+      .insertInto('knowledgebase')
+      .values({
+        id,
+        tenant_id: user.id,
+        created_by: user.id,
+        name: uniqueName(
+          name,
+          taken.map((t) => t.name),
+          false,
+        ),
+        avatar: body.avatar ?? null,
+        language: body.language ?? 'English',
+        description: body.description ?? null,
+        embd_id: body.embd_id ?? tenant.embd_id,
+        permission: body.permission ?? 'me',
+        doc_num: 0,
+        token_num: 0,
+        chunk_num: 0,
+        similarity_threshold: 0.2,
+        vector_similarity_weight: 0.3,
+        parser_id: parserId,
+        pipeline_id: null,
+        parser_config: toJson(config),
+        pagerank: body.pagerank ?? 0,
+        graphrag_task_id: null,
+        graphrag_task_finish_at: null,
+        raptor_task_id: null,
+        raptor_task_finish_at: null,
+        mindmap_task_id: null,
+        mindmap_task_finish_at: null,
+        status: '1',
+        ...creationStamps(),
+      })
+      .execute();
+  });
+  return id;
+}
+
+/** Only the KB's creator may change or remove it (API.md §5); unknown ids answer the same. */
+async function ownKb(ctx: AppContext, user: UserTable, kbId: string): Promise<KnowledgebaseTable> {
+  const kb = await findKb(ctx, kbId);
+  if (!kb || kb.created_by !== user.id) throw errors.noAuthorization();
+  return kb;
+}
+
+export async function updateKb(ctx: AppContext, user: UserTable, body: UpdateKbBody): Promise<KnowledgebaseTable> {
+  const name = checkKbName(body.name);
+  const kb = await ownKb(ctx, user, body.kb_id);
+  if (name.toLowerCase() !== kb.name.toLowerCase()) {
+    const names = await tenantNames(ctx, kb.tenant_id, kb.id);
+    if (names.some((n) => n.toLowerCase() === name.toLowerCase())) throw errors.data('Duplicated dataset name.');
+  }
+  if (body.embd_id !== undefined && body.embd_id !== kb.embd_id && kb.chunk_num > 0) {
+    throw errors.data(`When chunk_num (${kb.chunk_num}) > 0, embedding_model must remain ${kb.embd_id}`);
+  }
+  assertParserId(body.parser_id);
+  let config = parseJson<Record<string, unknown>>(kb.parser_config, {});
+  if (body.parser_config !== undefined) config = body.parser_config;
+  else if (body.parser_id !== kb.parser_id) config = mergeParserConfig(defaultParserConfig(body.parser_id), config);
+  assertParserConfig(body.parser_id, config);
+
+  const patch = {
+    name,
+    description: body.description,
+    parser_id: body.parser_id,
+    parser_config: toJson(config),
+    ...(body.avatar !== undefined ? { avatar: body.avatar } : {}),
+    ...(body.language !== undefined ? { language: body.language } : {}),
+    ...(body.permission !== undefined ? { permission: body.permission } : {}),
+    ...(body.embd_id !== undefined ? { embd_id: body.embd_id } : {}),
+    ...(body.pagerank !== undefined ? { pagerank: body.pagerank } : {}),
+    ...(body.pipeline_id !== undefined ? { pipeline_id: body.pipeline_id } : {}),
+    ...updateStamps(),
+  };
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await trx.updateTable('knowledgebase').set(patch).where('id', '=', kb.id).execute();
+    if (name !== kb.name) await renameKbFolder(trx, kb.tenant_id, kb.name, name);
+  });
+  if (body.pagerank !== undefined && body.pagerank !== kb.pagerank) {
+    const index = await chunkIndexOf(ctx);
+    await index.setPagerank(kb.id, body.pagerank);
+  }
+  const fresh = await findKb(ctx, kb.id);
+  if (!fresh) throw errors.data("Can't find this dataset!");
+  return fresh;
+}
+
+/** `kb/detail`: readable by members of the KB's tenant under the tenancy policy, else 103. */
+export async function kbDetail(ctx: AppContext, user: UserTable, kbId: string) {
+  const kb = await findKb(ctx, kbId);
+  const scope = await accessScopeOf(ctx.db, user.id);
+  if (!kb || !mayAccess(scope, kb)) throw errors.operating('Only owner of dataset authorized for this operation.');
+  const sum = await ctx.db.kysely
+    .selectFrom('document')
+    .select((eb) => eb.fn.sum<number>('size').as('size'))
+    .where('kb_id', '=', kb.id)
+    .executeTakeFirst();
+  return { kb, size: Number(sum?.size ?? 0) };
+}
+
+const KB_ORDER = ['create_time', 'update_time', 'name', 'doc_num', 'chunk_num', 'token_num', 'permission'] as const;
+export const KB_ORDER_COLUMNS: readonly string[] = KB_ORDER;
+
+/** `kb/list`: the caller's KBs plus team-shared KBs of its teams; `owner_ids` narrows the tenants. */
+export async function listKbs(
+  ctx: AppContext,
+  user: UserTable,
+  q: ListQuery & { parserId?: string; ownerIds?: string[] },
+): Promise<{ rows: KbListRow[]; total: number }> {
+  const scope = await accessScopeOf(ctx.db, user.id);
+  let tenants = visibleTenantIds(scope);
+  if (q.ownerIds && q.ownerIds.length > 0) tenants = tenants.filter((t) => q.ownerIds?.includes(t));
+  if (tenants.length === 0) return { rows: [], total: 0 };
+  const teams = tenants.filter((t) => t !== user.id);
+  let base = ctx.db.kysely
+    .selectFrom('knowledgebase as kb')
+    .where('kb.status', '=', '1')
+    .where((eb) =>
+      eb.or([
+        ...(tenants.includes(user.id) ? [eb('kb.tenant_id', '=', user.id)] : []),
+        ...(teams.length > 0 ? [eb.and([eb('kb.tenant_id', 'in', teams), eb('kb.permission', '=', 'team')])] : []),
+      ]),
+    );
+  if (q.keywords) base = base.where(sql<boolean>`lower(kb.name) like ${likePattern(q.keywords)} escape '\\'`);
+  if (q.parserId) base = base.where('kb.parser_id', '=', q.parserId);
+  const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  let rowsQ = base
+    .leftJoin('user as u', 'u.id', 'kb.tenant_id')
+    .selectAll('kb')
+    .select(['u.nickname as nickname', 'u.avatar as tenant_avatar'])
+    .orderBy(
+      q.orderby === 'name' ? sql`lower(kb.name)` : sql.ref(`kb.${q.orderby as (typeof KB_ORDER)[number]}`),
+      q.desc ? 'desc' : 'asc',
+    )
+    .orderBy('kb.id');
+  if (q.page > 0 && q.pageSize > 0) rowsQ = rowsQ.limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+  return { rows: (await rowsQ.execute()) as KbListRow[], total: Number(count?.n ?? 0) };
+}
+
+/** `kb/rm`: the creator removes the KB with every document, chunk, task, blob and mirror entry. */
+export async function removeKb(ctx: AppContext, user: UserTable, kbId: string): Promise<void> {
+  const kb = await findKb(ctx, kbId);
+  if (!kb || kb.created_by !== user.id) throw errors.noAuthorization();
+  const docs = await ctx.db.kysely.selectFrom('document').selectAll().where('kb_id', '=', kb.id).execute();
+  await removeDocuments(ctx, kb, docs);
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    await removeKbFolder(trx, kb.tenant_id, kb.name);
+    await trx.deleteFrom('task').where('kb_id', '=', kb.id).execute();
+    await trx.deleteFrom('knowledgebase').where('id', '=', kb.id).execute();
+  });
+  const index = await chunkIndexOf(ctx);
+  await index.deleteByKb(kb.id);
+  await ctx.blobs.deletePrefix(kb.id);
+}

@@ -1,0 +1,67 @@
+/**
+ * Table types of the knowledge-base area (API.md §18 knowledgebase, document, file2document).
+ * Listed in db/types.ts `Database`. Times are epoch ms; `*_at` columns too (presenters format them).
+ */
+import type { TimeColumns } from '../../db/types.js';
+
+export interface KnowledgebaseTable extends TimeColumns {
+  id: string;
+  tenant_id: string;
+  created_by: string;
+  name: string;
+  avatar: string | null;
+  language: string;
+  description: string | null;
+  embd_id: string;
+  permission: string;
+  doc_num: number;
+  token_num: number;
+  chunk_num: number;
+  similarity_threshold: number;
+  vector_similarity_weight: number;
+  parser_id: string;
+  pipeline_id: string | null;
+  /** JSON (write with toJson, read with parseJson). */
+  parser_config: unknown;
+  pagerank: number;
+  graphrag_task_id: string | null;
+  graphrag_task_finish_at: number | null;
+  raptor_task_id: string | null;
+  raptor_task_finish_at: number | null;
+  mindmap_task_id: string | null;
+  mindmap_task_finish_at: number | null;
+  status: string;
+}
+
+export interface DocumentTable extends TimeColumns {
+  id: string;
+  kb_id: string;
+  created_by: string;
+  name: string;
+  type: string;
+  suffix: string;
+  location: string;
+  size: number;
+  thumbnail: string | null;
+  parser_id: string;
+  pipeline_id: string | null;
+  /** JSON (write with toJson, read with parseJson). */
+  parser_config: unknown;
+  source_type: string;
+  token_num: number;
+  chunk_num: number;
+  progress: number;
+  progress_msg: string;
+  process_begin_at: number | null;
+  process_duration: number;
+  run: string;
+  status: string;
+  /** JSON flat map (write with toJson, read with parseJson). */
+  meta_fields: unknown;
+}
+
+export interface File2DocumentTable extends TimeColumns {
+  id: string;
+  file_id: string;
+  document_id: string;
+}

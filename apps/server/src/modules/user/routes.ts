@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authOf } from '../../http/auth.js';
+import { ok } from '../../http/envelope.js';
+import { validate } from '../../http/validate.js';
+import { presentTenantInfo, presentUser } from './presenter.js';
+import { loginBody, registerBody, setTenantInfoBody, settingBody } from './schema.js';
+import * as users from './service.js';
+
+export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post('/v1/user/register', { config: { public: true } }, async (req, reply) => {
+    if (!ctx.config.registerEnabled)
+      return users.registerUser(ctx, { nickname: '', email: '', password: '' });
+    const body = validate(registerBody, req.body);
+    const session = await users.registerUser(ctx, body);
+    reply.header('Authorization', session.headerToken);
+    return ok(presentUser(session.user, session.accessToken), `${session.user.nickname}, welcome aboard!`);
+  });
+
+  app.post(
+    '/v1/user/login',
+    {
+      config: {
+        public: true,
+        rateLimit: {
+          max: ctx.config.loginRateLimit,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (req) =>
+            `${req.ip}:${String((req.body as { email?: unknown } | undefined)?.email ?? '')}`,
+        },
+      },
+    },
+    async (req, reply) => {
+      const session = await users.loginUser(ctx, validate(loginBody, req.body));
+      reply.header('Authorization', session.headerToken);
+      return ok(presentUser(session.user, session.accessToken), 'Welcome back!');
+    },
+  );
+
+  const logout = async (req: FastifyRequest) => {
+    await users.logoutUser(ctx, authOf(req).user.id);
+    return ok(true);
+  };
+  app.get('/v1/user/logout', logout);
+  app.post('/v1/user/logout', logout);
+
+  const info = async (req: FastifyRequest) => ok(presentUser(authOf(req).user));
+  app.get('/v1/user/info', info);
+  app.get('/v1/account/user/info', info);
+
+  app.post('/v1/user/setting', async (req) => {
+    const body = validate(settingBody, req.body);
+    await users.updateSetting(ctx, authOf(req).user, body);
+    return ok(true);
+  });
+
+  app.get('/v1/user/tenant_info', async (req) => {
+    const tenant = await users.ownedTenant(ctx, authOf(req).user.id);
+    return ok(presentTenantInfo(tenant, tenant.role));
+  });
+
+  app.post('/v1/user/set_tenant_info', async (req) => {
+    const body = validate(setTenantInfoBody, req.body);
+    await users.setTenantInfo(ctx, authOf(req).user.id, body);
+    return ok(true);
+  });
+
+  app.get('/v1/user/login/channels', { config: { public: true } }, async () => ok([]));
+}

@@ -1,0 +1,132 @@
+/**
+ * Progress reporting of one claimed task (API.md §19.9): each report appends a timestamped line to
+ * the task's log, raises its progress (never lowers it), checks the cancel flag and the lease, and
+ * rolls the document up. A cancelled task stops at its next report; a task whose lease was taken
+ * over stops without writing anything more.
+ */
+import type { AppContext } from '../context.js';
+import type { TaskTable } from '../db/types.js';
+import { updateStamps } from '../util/time.js';
+import { appendLog, logLine } from './log.js';
+import { rollupDocument } from './rollup.js';
+
+export class TaskCancelled extends Error {
+  constructor() {
+    super('The task was cancelled.');
+    this.name = 'TaskCancelled';
+  }
+}
+
+/** The task is no longer ours: deleted (document removed or re-parsed) or re-claimed elsewhere. */
+export class TaskLost extends Error {
+  constructor() {
+    super('The task is no longer held by this worker.');
+    this.name = 'TaskLost';
+  }
+}
+
+export class TaskProgress {
+  private log: string;
+  private progress: number;
+  private readonly started = Date.now();
+  private lastRollup = 0;
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly task: TaskTable,
+    private readonly owner: string,
+  ) {
+    this.log = task.progress_msg;
+    this.progress = Math.max(0, task.progress);
+  }
+
+  /** Seconds since this attempt started. */
+  elapsed(): number {
+    return (Date.now() - this.started) / 1000;
+  }
+
+  line(msg: string): string {
+    return logLine(this.task, msg);
+  }
+
+  /** Appends `msg` (when given) and raises progress to `value` (when given); throws when cancelled or lost. */
+  async report(value: number | null, msg?: string): Promise<void> {
+    if (msg) this.log = appendLog(this.log, this.line(msg));
+    if (value !== null) this.progress = Math.max(this.progress, Math.min(value, 0.99));
+    const res = await this.ctx.db.kysely
+      .updateTable('task')
+      .set({ progress: this.progress, progress_msg: this.log, ...updateStamps() })
+      .where('id', '=', this.task.id)
+      .where('lease_owner', '=', this.owner)
+      .where('cancel', '=', 0)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) await this.whyStopped();
+    const now = Date.now();
+    if (now - this.lastRollup > 1000) {
+      this.lastRollup = now;
+      await rollupDocument(this.ctx, this.task.doc_id);
+    }
+  }
+
+  /** Throws TaskCancelled or TaskLost for a task the last write could not touch. */
+  async whyStopped(): Promise<never> {
+    const row = await this.ctx.db.kysely
+      .selectFrom('task')
+      .select(['cancel', 'lease_owner'])
+      .where('id', '=', this.task.id)
+      .executeTakeFirst();
+    if (row && row.cancel && row.lease_owner === this.owner) throw new TaskCancelled();
+    throw new TaskLost();
+  }
+
+  /** Throws when the task was cancelled meanwhile (a check without writing). */
+  async checkCancel(): Promise<void> {
+    const row = await this.ctx.db.kysely
+      .selectFrom('task')
+      .select(['cancel', 'lease_owner'])
+      .where('id', '=', this.task.id)
+      .executeTakeFirst();
+    if (!row || row.lease_owner !== this.owner) throw new TaskLost();
+    if (row.cancel) throw new TaskCancelled();
+  }
+
+  /** Ends the task as failed (progress −1) with an `[ERROR]` line, unless it is no longer ours. */
+  async fail(message: string): Promise<void> {
+    await this.end(-1, `[ERROR]${message}`);
+  }
+
+  /** Ends a cancelled task: `… [Canceled]`, progress −1. */
+  async cancelled(): Promise<void> {
+    await this.end(-1, `${this.lastStep()} [Canceled]`);
+  }
+
+  private lastStep(): string {
+    const last = this.log.split('\n').pop() ?? '';
+    const m = /^\d\d:\d\d:\d\d (?:Page\(\d+~\d+\): )?(.*)$/.exec(last);
+    return m?.[1] || 'Task';
+  }
+
+  private async end(progress: number, msg: string): Promise<void> {
+    this.log = appendLog(this.log, this.line(msg));
+    await this.ctx.db.kysely
+      .updateTable('task')
+      .set({
+        progress,
+        progress_msg: this.log,
+        process_duration: this.elapsed(),
+        ...updateStamps(),
+      })
+      .where('id', '=', this.task.id)
+      .where('lease_owner', '=', this.owner)
+      .execute();
+    await rollupDocument(this.ctx, this.task.doc_id);
+  }
+
+  /** The current log with `lines` appended (for the final write, done in the caller's transaction). */
+  logWith(...lines: string[]): string {
+    let log = this.log;
+    for (const l of lines) log = appendLog(log, this.line(l));
+    this.log = log;
+    return log;
+  }
+}

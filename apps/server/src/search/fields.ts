@@ -1,0 +1,49 @@
+/**
+ * The tokenized fields of a chunk record (API.md §19.1), computed from its stored text. They are
+ * indexed by the engine and recomputed when needed (term similarity of the scoring window), never
+ * stored twice.
+ */
+import type { ChunkRecord } from './chunk-index.js';
+import { fineGrained, tokenize } from './tokenizer.js';
+
+export interface TokenFields {
+  title_tks: string[];
+  title_sm_tks: string[];
+  /** Each keyword as one token (its tokens joined by `_`): matches a query term equal to it. */
+  important_kwd: string[];
+  important_tks: string[];
+  question_tks: string[];
+  content_ltks: string[];
+  content_sm_ltks: string[];
+}
+
+/** Document name without its extension (`report.final.pdf` → `report.final`). */
+export function titleOf(docName: string): string {
+  return docName.replace(/\.[a-zA-Z0-9]{1,8}$/, '');
+}
+
+export function keywordToken(keyword: string): string {
+  return tokenize(keyword).join('_');
+}
+
+type FieldSource = Pick<
+  ChunkRecord,
+  'docnm_kwd' | 'content_with_weight' | 'important_kwd' | 'question_kwd'
+> & {
+  search_text?: string;
+};
+
+export function tokenFields(r: FieldSource): TokenFields {
+  const title = tokenize(titleOf(r.docnm_kwd ?? ''));
+  const content = tokenize(r.search_text || r.content_with_weight || '');
+  const important = r.important_kwd ?? [];
+  return {
+    title_tks: title,
+    title_sm_tks: fineGrained(title),
+    important_kwd: important.map(keywordToken).filter(Boolean),
+    important_tks: tokenize(important.join(' \n ')),
+    question_tks: tokenize((r.question_kwd ?? []).join(' \n ')),
+    content_ltks: content,
+    content_sm_ltks: fineGrained(content),
+  };
+}

@@ -1,0 +1,420 @@
+/**
+ * SQLite adapter of the ChunkIndex port: FTS5 for the weighted token fields, sqlite-vec for the
+ * vectors, one file `<dataDir>/index.sqlite` in WAL mode (layout in sqlite-schema.ts, the query in
+ * sqlite-search.ts). better-sqlite3 is synchronous; the port is async so a networked adapter fits.
+ * Every write that touches a chunk touches its FTS row and vector row in the same transaction.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import type {
+  ChunkFilter,
+  ChunkIndex,
+  ChunkPatch,
+  ChunkRecord,
+  DocStats,
+  ListOrder,
+  SearchRequest,
+  SearchResult,
+  TermStats,
+} from './chunk-index.js';
+import { tokenFields, type TokenFields } from './fields.js';
+import {
+  blobVector,
+  filterWhere,
+  ftsValues,
+  kindOf,
+  ROW_COLUMNS,
+  rowToRecord,
+  rowValues,
+  SCHEMA_SQL,
+  SCHEMA_VERSION,
+  SEQ_BITS,
+  SLOT_SPAN,
+  TEXT_COLUMNS,
+  vectorBlob,
+  type ChunkRow,
+} from './sqlite-schema.js';
+import { RidAllocator } from './sqlite-rids.js';
+import { executeSearch, StatementCache } from './sqlite-search.js';
+import { editTags, tagCounts } from './sqlite-tags.js';
+
+const FTS_INSERT = `INSERT INTO chunk_fts(rowid, flt, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`;
+const CHUNK_INSERT = `INSERT INTO chunk(rid, ${ROW_COLUMNS.join(', ')}) VALUES (?, ${ROW_COLUMNS.map(() => '?').join(', ')})`;
+const CHUNK_UPDATE = `UPDATE chunk SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`;
+const TOTAL_TTL_MS = 5_000;
+const DF_TTL_MS = 60_000;
+
+function checkRecord(r: ChunkRecord): void {
+  if (!r || typeof r.id !== 'string' || !r.id) throw new Error('chunk record without id');
+  if (typeof r.kb_id !== 'string' || !r.kb_id) throw new Error(`chunk ${r.id} has no kb_id`);
+  if (typeof r.doc_id !== 'string' || !r.doc_id) throw new Error(`chunk ${r.id} has no doc_id`);
+  if (r.vector && r.vector.length === 0) throw new Error(`chunk ${r.id} has an empty vector`);
+}
+
+export class SqliteChunkIndex implements ChunkIndex {
+  readonly type = 'sqlite-fts5+sqlite-vec';
+  readonly file: string;
+  private readonly db: Database.Database;
+  private readonly statements: StatementCache;
+  private readonly vecDims = new Set<number>();
+  private total: { n: number; at: number } | null = null;
+  private readonly rids: RidAllocator;
+  private readonly dfCache = new Map<string, { df: number; at: number; writes: number }>();
+  /** Rows written by this process (invalidates cached document frequencies). */
+  private writes = 0;
+
+  constructor(file: string) {
+    this.file = file;
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    sqliteVec.load(this.db);
+    if (file !== ':memory:') this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('temp_store = MEMORY');
+    this.db.pragma('cache_size = -131072'); // 128 MiB page cache
+    this.db.pragma('mmap_size = 8589934592'); // reads through the OS page cache without copies
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec(SCHEMA_SQL);
+    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    const tables = this.db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'vec_[0-9]*'")
+      .pluck()
+      .all() as string[];
+    for (const t of tables) this.vecDims.add(Number(t.slice(4)));
+    this.statements = new StatementCache(this.db);
+    this.rids = new RidAllocator(this.statements);
+  }
+
+  /** Size of the index file (and its WAL) in bytes. */
+  sizeOnDisk(): number {
+    if (this.file === ':memory:') return 0;
+    let n = 0;
+    for (const f of [this.file, `${this.file}-wal`]) if (fs.existsSync(f)) n += fs.statSync(f).size;
+    return n;
+  }
+
+  private vecTable(dim: number, create: boolean): string | null {
+    if (!Number.isInteger(dim) || dim <= 0 || dim > 65536) throw new Error(`invalid vector dimension ${dim}`);
+    const name = `vec_${dim}`;
+    if (this.vecDims.has(dim)) return name;
+    if (!create) return null;
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${name} (rid INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
+    this.vecDims.add(dim);
+    return name;
+  }
+
+  private invalidate(): void {
+    this.total = null;
+  }
+
+  /** Runs `fn` in one write transaction (rid counters are only trusted inside it). */
+  private write<T>(fn: () => T): T {
+    this.rids.reset();
+    try {
+      const out = this.db.transaction(fn)();
+      this.writes += typeof out === 'number' ? Math.max(1, out) : 1;
+      return out;
+    } finally {
+      this.rids.reset();
+      this.invalidate();
+    }
+  }
+
+  private deleteRows(rid: number, vecDim: number): void {
+    this.statements.get('DELETE FROM chunk_fts WHERE rowid = ?').run(rid);
+    if (vecDim > 0 && this.vecDims.has(vecDim))
+      this.statements.get(`DELETE FROM vec_${vecDim} WHERE rid = ?`).run(rid);
+  }
+
+  /** Writes chunk + FTS + vector rows of one record (inside a write transaction). */
+  private writeOne(r: ChunkRecord, fields: TokenFields): void {
+    const vecDim = r.vector ? r.vector.length : 0;
+    const slot = this.rids.slotOf(r.kb_id, true)!;
+    const kind = kindOf(r);
+    const existing = this.statements.get('SELECT rid, vec_dim FROM chunk WHERE id = ?').get(r.id) as
+      { rid: number; vec_dim: number } | undefined;
+    let rid: number;
+    if (
+      existing &&
+      Math.floor(existing.rid / SLOT_SPAN) === slot &&
+      Math.floor((existing.rid % SLOT_SPAN) / SEQ_BITS) === kind
+    ) {
+      rid = existing.rid;
+      this.deleteRows(rid, existing.vec_dim);
+      this.statements.get(CHUNK_UPDATE).run(...rowValues(r, vecDim), rid);
+    } else {
+      if (existing) {
+        this.deleteRows(existing.rid, existing.vec_dim);
+        this.statements.get('DELETE FROM chunk WHERE rid = ?').run(existing.rid);
+      }
+      rid = this.rids.alloc(slot, kind);
+      this.statements.get(CHUNK_INSERT).run(rid, ...rowValues(r, vecDim));
+    }
+    this.statements.get(FTS_INSERT).run(rid, ...ftsValues(r, fields));
+    if (r.vector && vecDim > 0) {
+      const table = this.vecTable(vecDim, true)!;
+      this.statements
+        .get(`INSERT INTO ${table}(rid, embedding) VALUES (?, ?)`)
+        .run(rid, vectorBlob(r.vector));
+    }
+  }
+
+  async upsert(records: ChunkRecord[]): Promise<void> {
+    this.upsertSync(records);
+  }
+
+  /** Synchronous bulk upsert: tokenizes first, then writes everything in one transaction. */
+  upsertSync(records: ChunkRecord[]): void {
+    if (records.length === 0) return;
+    for (const r of records) checkRecord(r);
+    const fields = records.map((r) => tokenFields(r));
+    this.write(() => {
+      for (let i = 0; i < records.length; i++) this.writeOne(records[i], fields[i]);
+      return records.length;
+    });
+  }
+
+  private readVector(row: ChunkRow): number[] | null {
+    if (!row.vec_dim || !this.vecDims.has(row.vec_dim)) return null;
+    const b = this.statements
+      .get(`SELECT embedding FROM vec_${row.vec_dim} WHERE rid = ?`)
+      .pluck()
+      .get(row.rid) as Buffer | undefined;
+    return b ? blobVector(b) : null;
+  }
+
+  async get(chunkId: string): Promise<ChunkRecord | null> {
+    const row = this.statements.get('SELECT * FROM chunk WHERE id = ?').get(chunkId) as ChunkRow | undefined;
+    return row ? rowToRecord(row, this.readVector(row)) : null;
+  }
+
+  async getMany(chunkIds: string[]): Promise<ChunkRecord[]> {
+    if (chunkIds.length === 0) return [];
+    const rows = this.statements
+      .get('SELECT * FROM chunk WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(chunkIds)) as ChunkRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return chunkIds.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [rowToRecord(row, this.readVector(row))] : [];
+    });
+  }
+
+  /** Deletes the rows selected by `where` from chunk, FTS and vector tables in one transaction. */
+  private deleteWhere(where: string, params: unknown[]): number {
+    return this.write(() => {
+      const sel = `SELECT rid FROM chunk WHERE ${where}`;
+      this.db.prepare(`DELETE FROM chunk_fts WHERE rowid IN (${sel})`).run(...params);
+      for (const dim of this.vecDims) {
+        this.db.prepare(`DELETE FROM vec_${dim} WHERE rid IN (${sel} AND vec_dim = ${dim})`).run(...params);
+      }
+      return this.db.prepare(`DELETE FROM chunk WHERE ${where}`).run(...params).changes;
+    });
+  }
+
+  async deleteByIds(kbId: string, chunkIds: string[]): Promise<number> {
+    if (chunkIds.length === 0) return 0;
+    return this.deleteWhere('kb_id = ? AND id IN (SELECT value FROM json_each(?))', [
+      kbId,
+      JSON.stringify(chunkIds),
+    ]);
+  }
+
+  async deleteByDoc(docId: string): Promise<number> {
+    return this.deleteWhere('doc_id = ?', [docId]);
+  }
+
+  async deleteByKb(kbId: string): Promise<number> {
+    const n = this.deleteWhere('kb_id = ?', [kbId]);
+    this.db.prepare('DELETE FROM kb_slot WHERE kb_id = ?').run(kbId);
+    this.rids.forget(kbId);
+    return n;
+  }
+
+  async countByDoc(docId: string): Promise<number> {
+    return Number(this.statements.get('SELECT COUNT(*) FROM chunk WHERE doc_id = ?').pluck().get(docId));
+  }
+
+  async statsByDocs(docIds: string[]): Promise<Map<string, DocStats>> {
+    const out = new Map<string, DocStats>();
+    if (docIds.length === 0) return out;
+    const rows = this.statements
+      .get(
+        'SELECT doc_id, COUNT(*) AS n, TOTAL(token_num) AS t FROM chunk WHERE doc_id IN (SELECT value FROM json_each(?)) GROUP BY doc_id',
+      )
+      .all(JSON.stringify(docIds)) as Array<{ doc_id: string; n: number; t: number }>;
+    for (const r of rows) out.set(r.doc_id, { chunks: r.n, tokens: r.t });
+    return out;
+  }
+
+  async list(
+    filter: ChunkFilter,
+    order: ListOrder,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; chunks: ChunkRecord[] }> {
+    if (filter.kbIds.length === 0) return { total: 0, chunks: [] };
+    const w = filterWhere(filter);
+    const total = Number(
+      this.statements
+        .get(`SELECT COUNT(*) FROM chunk WHERE ${w.sql}`)
+        .pluck()
+        .get(...w.params),
+    );
+    const orderBy = order === 'newest' ? 'create_time DESC, rid DESC' : 'page0, top0, create_time DESC, rid';
+    const rows = this.statements
+      .get(`SELECT * FROM chunk WHERE ${w.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
+      .all(...w.params, Math.max(0, Math.trunc(limit)), Math.max(0, Math.trunc(offset))) as ChunkRow[];
+    return { total, chunks: rows.map((r) => rowToRecord(r)) };
+  }
+
+  async search(req: SearchRequest): Promise<SearchResult> {
+    return executeSearch(
+      {
+        statements: this.statements,
+        slotOf: (kbId) => this.rids.slotOf(kbId, false),
+        vecTable: (dim) => this.vecTable(dim, false),
+      },
+      req,
+    );
+  }
+
+  private totalRows(): number {
+    const now = Date.now();
+    if (!this.total || now - this.total.at > TOTAL_TTL_MS) {
+      this.total = { n: Number(this.statements.get('SELECT COUNT(*) FROM chunk').pluck().get()), at: now };
+    }
+    return this.total.n;
+  }
+
+  /**
+   * Document frequencies from FTS5's vocabulary (counting a term walks its posting list, tens of ms for
+   * a common term of a large index), cached per term for DF_TTL_MS or until 1 % of the rows changed.
+   */
+  async termStats(tokens: string[]): Promise<TermStats> {
+    const df: Record<string, number> = {};
+    const total = this.totalRows();
+    const now = Date.now();
+    const st = this.statements.get('SELECT doc FROM chunk_vocab WHERE term = ?').pluck();
+    for (const t of new Set(tokens)) {
+      const hit = this.dfCache.get(t);
+      if (
+        hit &&
+        now - hit.at < DF_TTL_MS &&
+        Math.abs(this.writes - hit.writes) <= Math.max(50, total / 100)
+      ) {
+        df[t] = hit.df;
+        continue;
+      }
+      df[t] = Number(st.get(t) ?? 0);
+      if (this.dfCache.size > 100_000) this.dfCache.clear();
+      this.dfCache.set(t, { df: df[t], at: now, writes: this.writes });
+    }
+    return { total, df };
+  }
+
+  async update(chunkId: string, patch: ChunkPatch): Promise<boolean> {
+    return this.write(() => {
+      const row = this.statements.get('SELECT * FROM chunk WHERE id = ?').get(chunkId) as
+        ChunkRow | undefined;
+      if (!row) return false;
+      const current = rowToRecord(row, patch.vector === undefined ? this.readVector(row) : null);
+      const next: ChunkRecord = { ...current };
+      for (const [k, v] of Object.entries(patch))
+        if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+      this.writeOne(next, tokenFields(next));
+      return true;
+    });
+  }
+
+  /**
+   * Enables/disables chunks. The availability is part of the rid (partition kind), so a changed row
+   * moves: new rid for the chunk row, its FTS row (re-tokenized) and its vector row.
+   */
+  private setAvailableWhere(where: string, params: unknown[], available: number): number {
+    const value = available ? 1 : 0;
+    return this.write(() => {
+      const rows = this.db.prepare(`SELECT * FROM chunk WHERE ${where}`).all(...params) as ChunkRow[];
+      for (const row of rows) {
+        if (row.available_int === value) continue;
+        const rec = rowToRecord({ ...row, available_int: value });
+        const rid = this.rids.alloc(Math.floor(row.rid / SLOT_SPAN), kindOf(rec));
+        this.statements.get('DELETE FROM chunk_fts WHERE rowid = ?').run(row.rid);
+        this.statements
+          .get('UPDATE chunk SET rid = ?, available_int = ? WHERE rid = ?')
+          .run(rid, value, row.rid);
+        if (row.vec_dim > 0 && this.vecDims.has(row.vec_dim)) {
+          this.statements.get(`UPDATE vec_${row.vec_dim} SET rid = ? WHERE rid = ?`).run(rid, row.rid);
+        }
+        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, tokenFields(rec)));
+      }
+      return rows.length;
+    });
+  }
+
+  async setAvailableByIds(chunkIds: string[], available: number, docId?: string): Promise<number> {
+    if (chunkIds.length === 0) return 0;
+    const where = `id IN (SELECT value FROM json_each(?))${docId ? ' AND doc_id = ?' : ''}`;
+    return this.setAvailableWhere(
+      where,
+      docId ? [JSON.stringify(chunkIds), docId] : [JSON.stringify(chunkIds)],
+      available,
+    );
+  }
+
+  async setAvailableByDoc(docId: string, available: number): Promise<number> {
+    return this.setAvailableWhere('doc_id = ?', [docId], available);
+  }
+
+  async tagCounts(kbIds: string[]): Promise<Array<[string, number]>> {
+    return tagCounts(this.db, kbIds);
+  }
+
+  async removeTags(kbId: string, tags: string[]): Promise<number> {
+    const drop = new Set(tags);
+    return this.write(() => editTags(this.db, kbId, tags, (cur) => cur.filter((t) => !drop.has(t))));
+  }
+
+  async renameTag(kbId: string, from: string, to: string): Promise<number> {
+    return this.write(() =>
+      editTags(this.db, kbId, [from], (cur) => [...new Set(cur.map((t) => (t === from ? to : t)))]),
+    );
+  }
+
+  async setPagerank(kbId: string, pagerank: number): Promise<number> {
+    return this.db.prepare('UPDATE chunk SET pagerank_fea = ? WHERE kb_id = ?').run(pagerank, kbId).changes;
+  }
+
+  async health(): Promise<void> {
+    this.db.prepare('SELECT vec_version()').pluck().get();
+    this.db.prepare('SELECT rid FROM chunk LIMIT 1').all();
+  }
+
+  /** Row counts of the three stores (chunk rows, FTS rows, vector rows): diagnostics and tests. */
+  rowCounts(): { chunks: number; fts: number; vectors: number } {
+    const one = (sql: string) => Number(this.db.prepare(sql).pluck().get());
+    let vectors = 0;
+    for (const d of this.vecDims) vectors += one(`SELECT COUNT(*) FROM vec_${d}`);
+    return {
+      chunks: one('SELECT COUNT(*) FROM chunk'),
+      fts: one('SELECT COUNT(*) FROM chunk_fts_docsize'),
+      vectors,
+    };
+  }
+
+  /** Figures for the health probe. */
+  describe(): Record<string, unknown> {
+    return {
+      chunks: this.totalRows(),
+      vector_dims: [...this.vecDims].sort((a, b) => a - b),
+      bytes: this.sizeOnDisk(),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * The engine side of a search on SQLite (API.md §19.3): one statement that
+ * 1. runs every clause of the weighted full-text query as an FTS5 MATCH within the rowid range of
+ *    each KB (availability and graph records are part of the range; documents are `flt` tokens),
+ *    scoring each with FTS5's bm25() under the field weights, times the clause boost;
+ * 2. sums the scores per row and keeps rows matching at least the minimum-should-match groups
+ *    (these are the candidates: the vector never adds a row);
+ * 3. adds cosine(query, chunk) from the `vec_<dim>` table, ranks candidates by it, and gives the
+ *    vector part only to the top-K within the floor;
+ * 4. orders by 0.05·text/max(text) + vector part + rank features (pagerank_fea, tag cosine·10)
+ *    and returns one window of rows.
+ *
+ * Why plain `vec_<dim>` tables and not vec0: candidates are a subset chosen by the text match, so the
+ * engine needs cosine for given rowids. Measured on this machine (100k×384, 20k candidates): vec0 point
+ * reads 170–250 ms, vec0 KNN with `rowid IN (…)` 100–160 ms, a rowid-keyed blob table scored with
+ * sqlite-vec's distance function 25–50 ms. vec0 has no ANN index in 0.1.x, so a KNN over the whole KB is a
+ * scan either way (≈200 ms at 100k).
+ *
+ * The PostgreSQL adapter would do the same in one statement: `ts_rank_cd` per clause over a weighted
+ * tsvector (setweight A–D per field group, or one tsvector column per field for exact weights) with
+ * `@@ to_tsquery` (phrases `<->`, proximity `<N>`), the filters as plain `kb_id = ANY($1)` predicates on
+ * an indexed column, and `1 - (embedding <=> $q)` from pgvector for the cosine (HNSW can serve the
+ * top-K when the candidate set is large).
+ */
+import type Database from 'better-sqlite3';
+import {
+  FIELD_WEIGHTS,
+  type ChunkFilter,
+  type SearchRequest,
+  type SearchResult,
+  type TextClause,
+} from './chunk-index.js';
+import { minimumShouldMatchCount } from './query.js';
+import {
+  idToken,
+  kindRange,
+  ridRange,
+  rowToRecord,
+  TEXT_COLUMNS,
+  vectorBlob,
+  type ChunkRow,
+} from './sqlite-schema.js';
+
+const BM25_WEIGHTS = ['0', ...TEXT_COLUMNS.map((c) => String(FIELD_WEIGHTS[c]))].join(', ');
+const TEXT_COLUMN_SET = `{${TEXT_COLUMNS.join(' ')}}`;
+
+function quote(token: string): string {
+  return `"${token.replace(/"/g, '""')}"`;
+}
+
+/** FTS5 expression of one clause (without filters). */
+export function clauseExpression(c: TextClause): string {
+  if (c.kind === 'term' || c.tokens.length === 1) return quote(c.tokens[0]);
+  if (c.kind === 'phrase') return quote(c.tokens.join(' '));
+  return `NEAR(${c.tokens.map(quote).join(' ')}, ${Math.max(0, Math.trunc(c.slop ?? 2))})`;
+}
+
+/**
+ * Full MATCH string of one clause: the token fields only, inside the document filter when there is
+ * one (the KB/availability/graph filters are rowid ranges, see sqlite-schema.ts).
+ */
+export function matchString(docIds: string[] | undefined, expr: string): string {
+  const m = `${TEXT_COLUMN_SET} : (${expr})`;
+  if (!docIds || docIds.length === 0) return m;
+  return `flt : (${docIds.map((d) => idToken('d', d)).join(' OR ')}) AND ${m}`;
+}
+
+/**
+ * FTS5 weighs a phrase by its own document count (a pair is much rarer than either word), where the
+ * reference engine sums the words' idf; phrase and proximity clauses are scaled by this factor so that
+ * a pair match does not drown the terms. Tuned on SciFact (see bench/retrieval-quality.ts): 1 → 0.640,
+ * 0.25 → 0.685 nDCG@10 of the engine order; 0.125–0.25 is a flat optimum.
+ */
+export const PHRASE_BOOST_SCALE = 0.25;
+
+/**
+ * With a query vector, cosine is computed for the best `4·top_k` candidates by text relevance, not for
+ * every candidate: a question of common words matches half of a large KB, and scoring 50k vectors
+ * costs ~300 ms here. Like Elasticsearch's `num_candidates`, this bounds the vector work; rows outside
+ * keep only their text part (they are still candidates, never added by the vector).
+ */
+export const VECTOR_CANDIDATES_PER_K = 4;
+
+export interface EngineRow {
+  rid: number;
+  ts: number;
+  cos: number | null;
+  eng: number;
+  matched: number;
+  mx: number;
+}
+
+export interface SearchPlan {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Builds the statement. `vecTable` is the table of the query vector's dimension when it exists;
+ * `rankFeatures` adds the pagerank/tag features (a join on `chunk` per candidate, so only when needed).
+ */
+export function buildSearch(
+  req: SearchRequest,
+  ranges: Array<[number, number]>,
+  vecTable: string | null,
+  rankFeatures: boolean,
+  msm: number,
+): SearchPlan {
+  const params: unknown[] = [];
+  const parts: string[] = [];
+  const bm25 = (req.textScoring ?? (req.vector ? 'presence' : 'bm25')) === 'bm25';
+  const score = bm25 ? `bm25(chunk_fts, ${BM25_WEIGHTS}) * ?` : '?';
+  for (const c of req.text.clauses) {
+    const boost = c.tokens.length > 1 ? c.boost * PHRASE_BOOST_SCALE : c.boost;
+    const match = matchString(req.filter.docIds, clauseExpression(c));
+    for (const [lo, hi] of ranges) {
+      parts.push(
+        `SELECT rowid AS rid, ${score} AS s, ? AS g FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid BETWEEN ? AND ?`,
+      );
+      params.push(bm25 ? -boost : boost, c.group, match, lo, hi);
+    }
+  }
+  const need = minimumShouldMatchCount(msm, req.text.groups);
+  let sql = `WITH hits(rid, s, g) AS MATERIALIZED (${parts.join(' UNION ALL ')}), m AS (SELECT rid, SUM(s) AS ts FROM hits GROUP BY rid`;
+  if (need > 1) {
+    sql += ' HAVING COUNT(DISTINCT g) >= ?';
+    params.push(need);
+  }
+  sql += ')';
+  const vector = req.vector && vecTable ? req.vector : null;
+  if (vector) {
+    // Cosine for the best VECTOR_CANDIDATES_PER_K·top_k text candidates only (see the note above).
+    sql +=
+      ', c AS (SELECT rid, ts, MAX(ts) OVER () AS mx, COUNT(*) OVER () AS matched FROM m ORDER BY ts DESC, rid LIMIT ?)';
+    params.push(Math.max(VECTOR_CANDIDATES_PER_K * Math.trunc(vector.topK), req.offset + req.limit));
+    sql += `, v AS (SELECT c.rid, c.ts, c.mx, c.matched, 1 - vec_distance_cosine(e.embedding, ?) AS cos FROM c LEFT JOIN ${vecTable} e ON e.rid = c.rid)`;
+    params.push(vectorBlob(vector.values));
+    sql += ', r AS (SELECT rid, ts, cos, ROW_NUMBER() OVER (ORDER BY cos DESC) AS rn, mx, matched FROM v)';
+  } else {
+    sql +=
+      ', r AS (SELECT rid, ts, NULL AS cos, 0 AS rn, MAX(ts) OVER () AS mx, COUNT(*) OVER () AS matched FROM m)';
+  }
+  let vectorPart = '0';
+  if (vector) {
+    vectorPart = 'CASE WHEN r.cos IS NOT NULL AND r.rn <= ? AND r.cos >= ? THEN r.cos ELSE 0 END';
+  }
+  let rankPart = '0';
+  let from = 'r';
+  const tags = req.tagWeights
+    ? Object.entries(req.tagWeights).filter(([, w]) => Number.isFinite(w) && w !== 0)
+    : [];
+  if (rankFeatures || tags.length > 0) {
+    from = 'r JOIN chunk c ON c.rid = r.rid';
+    rankPart = 'c.pagerank_fea';
+    if (tags.length > 0) {
+      const qnorm = Math.sqrt(tags.reduce((a, [, w]) => a + w * w, 0));
+      rankPart +=
+        ' + CASE WHEN c.tag_norm > 0 THEN 10.0 * (SELECT TOTAL(j.value * q.value) FROM json_each(c.tag_feas) j' +
+        ` JOIN json_each(?) q ON q.key = j.key) / (c.tag_norm * ${qnorm}) ELSE 0 END`;
+    }
+  }
+  sql += ` SELECT r.rid AS rid, r.ts AS ts, r.cos AS cos, COALESCE(0.05 * r.ts / NULLIF(r.mx, 0), 0) + ${vectorPart} + ${rankPart} AS eng, r.matched AS matched, r.mx AS mx FROM ${from}`;
+  if (vector) params.push(Math.max(0, Math.trunc(vector.topK)), vector.floor > 0 ? vector.floor : -2);
+  if (tags.length > 0) params.push(JSON.stringify(Object.fromEntries(tags)));
+  sql += ' ORDER BY eng DESC, r.ts DESC, r.rid LIMIT ? OFFSET ?';
+  params.push(Math.max(0, Math.trunc(req.limit)), Math.max(0, Math.trunc(req.offset)));
+  return { sql, params };
+}
+
+/** Prepared statements by SQL text (queries differ only by their number of clauses). */
+export class StatementCache {
+  private readonly map = new Map<string, Database.Statement>();
+  constructor(
+    private readonly db: Database.Database,
+    private readonly max = 256,
+  ) {}
+
+  get(sql: string): Database.Statement {
+    let st = this.map.get(sql);
+    if (st) {
+      this.map.delete(sql);
+      this.map.set(sql, st);
+      return st;
+    }
+    st = this.db.prepare(sql);
+    this.map.set(sql, st);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+    return st;
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+/** What executeSearch needs from the index. */
+export interface SearchEnv {
+  statements: StatementCache;
+  slotOf(kbId: string): number | null;
+  vecTable(dim: number): string | null;
+}
+
+function hasRankFeatures(env: SearchEnv, kbIds: string[]): boolean {
+  const max = env.statements.get('SELECT MAX(pagerank_fea) FROM chunk WHERE kb_id = ?').pluck();
+  const min = env.statements.get('SELECT MIN(pagerank_fea) FROM chunk WHERE kb_id = ?').pluck();
+  return kbIds.some((k) => Number(max.get(k) ?? 0) !== 0 || Number(min.get(k) ?? 0) !== 0);
+}
+
+/** Rowid ranges of the filter: one per known KB. */
+function rangesOf(env: SearchEnv, f: ChunkFilter): Array<[number, number]> {
+  const kinds = kindRange(f.available, f.includeGraph);
+  return [...new Set(f.kbIds)].flatMap((k) => {
+    const slot = env.slotOf(k);
+    return slot === null ? [] : [ridRange(slot, kinds)];
+  });
+}
+
+/** Runs one search: engine rows of the window, then their chunk records. */
+export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult {
+  const none: SearchResult = { hits: [], matched: 0, maxTextScore: 0 };
+  if (req.filter.kbIds.length === 0 || req.text.clauses.length === 0 || req.limit <= 0) return none;
+  const ranges = rangesOf(env, req.filter);
+  if (ranges.length === 0) return none;
+  const vecTable = req.vector ? env.vecTable(req.vector.values.length) : null;
+  const plan = buildSearch(
+    req,
+    ranges,
+    vecTable,
+    hasRankFeatures(env, req.filter.kbIds),
+    req.text.minimumShouldMatch,
+  );
+  const rows = env.statements.get(plan.sql).all(...plan.params) as EngineRow[];
+  if (rows.length === 0) {
+    if (req.offset <= 0) return none;
+    // The window is past the end: report how many matched all the same.
+    const count = buildSearch(
+      { ...req, vector: null, tagWeights: null, offset: 0, limit: 1 },
+      ranges,
+      null,
+      false,
+      req.text.minimumShouldMatch,
+    );
+    const row = env.statements.get(count.sql).get(...count.params) as EngineRow | undefined;
+    return { hits: [], matched: row?.matched ?? 0, maxTextScore: row?.mx ?? 0 };
+  }
+  const records = env.statements
+    .get('SELECT * FROM chunk WHERE rid IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(rows.map((r) => r.rid))) as ChunkRow[];
+  const byRid = new Map(records.map((r) => [r.rid, r]));
+  const hits = rows.flatMap((r) => {
+    const row = byRid.get(r.rid);
+    return row ? [{ chunk: rowToRecord(row), textScore: r.ts, cosine: r.cos, engineScore: r.eng }] : [];
+  });
+  return { hits, matched: rows[0].matched, maxTextScore: rows[0].mx };
+}

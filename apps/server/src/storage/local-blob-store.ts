@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { BlobStore } from './blob-store.js';
+
+/** Blobs as files under `<dataDir>/blobs`; keys are sanitised so they cannot escape the folder. */
+export class LocalBlobStore implements BlobStore {
+  readonly kind = 'local';
+
+  constructor(private readonly root: string) {}
+
+  private pathOf(key: string): string {
+    const safe = key
+      .split('/')
+      .filter((part) => part.length > 0 && part !== '.' && part !== '..')
+      .join(path.sep);
+    if (safe.length === 0) throw new Error(`Invalid blob key "${key}"`);
+    return path.join(this.root, safe);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const file = this.pathOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fs.writeFile(tmp, data);
+    await fs.rename(tmp, file);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.pathOf(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await fs.access(this.pathOf(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    await fs.rm(this.pathOf(prefix), { recursive: true, force: true });
+  }
+
+  async health(): Promise<void> {
+    const key = '.health/probe';
+    await this.put(key, Buffer.from('ok'));
+    const back = await this.get(key);
+    if (back?.toString() !== 'ok') throw new Error('blob store read-back mismatch');
+  }
+}

@@ -1,0 +1,176 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChatMessage, Conversation, MindMapNode } from '@lectern/shared';
+import { api, unwrap, type ApiResult } from './request';
+import { postSse, type SseEnvelope, type StreamOutcome } from './sse';
+
+/** Hooks of the conversation area (API.md §9) and the search page's calls. */
+
+export const conversationKeys = {
+  all: ['conversation'] as const,
+  list: (dialogId: string) => ['conversation', 'list', dialogId] as const,
+  detail: (id: string) => ['conversation', 'detail', id] as const,
+};
+
+export function useConversationList(dialogId: string | undefined) {
+  return useQuery({
+    queryKey: conversationKeys.list(dialogId ?? ''),
+    queryFn: async () =>
+      unwrap(await api.get<Conversation[]>('/conversation/list', { data: { dialog_id: dialogId } })),
+    enabled: Boolean(dialogId),
+  });
+}
+
+export async function fetchConversation(id: string): Promise<Conversation> {
+  return unwrap(await api.get<Conversation>('/conversation/get', { data: { conversation_id: id } }));
+}
+
+export function useConversation(id: string | undefined) {
+  return useQuery({
+    queryKey: conversationKeys.detail(id ?? ''),
+    queryFn: () => fetchConversation(id as string),
+    enabled: Boolean(id),
+    staleTime: 0,
+  });
+}
+
+/** After a change that answers with the updated conversation: the cache takes it as it is. */
+function useConversationMutation<I>(call: (input: I) => Promise<ApiResult<Conversation>>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (result) => {
+      if (result.code !== 0 || !result.data) return;
+      client.setQueryData(conversationKeys.detail(result.data.id), (old: Conversation | undefined) =>
+        old ? { ...old, ...result.data } : result.data,
+      );
+      void client.invalidateQueries({ queryKey: conversationKeys.list(result.data.dialog_id) });
+    },
+  });
+}
+
+export interface NewConversationInput {
+  dialogId: string;
+  conversationId: string;
+  name: string;
+}
+
+/** A new conversation with a client-made id (`is_new: true`). */
+export function useCreateConversation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NewConversationInput) =>
+      api.post<Conversation>('/conversation/set', {
+        is_new: true,
+        conversation_id: input.conversationId,
+        dialog_id: input.dialogId,
+        name: input.name,
+      }),
+    onSuccess: (result, input) => {
+      if (result.code === 0) void client.invalidateQueries({ queryKey: conversationKeys.list(input.dialogId) });
+    },
+  });
+}
+
+export function useRenameConversation() {
+  return useConversationMutation((input: { conversationId: string; name: string }) =>
+    api.post<Conversation>('/conversation/set', {
+      is_new: false,
+      conversation_id: input.conversationId,
+      name: input.name,
+    }),
+  );
+}
+
+export function useRemoveConversations(dialogId: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (ids: string[]) => api.post<boolean>('/conversation/rm', { conversation_ids: ids }),
+    onSuccess: (result) => {
+      if (result.code === 0) void client.invalidateQueries({ queryKey: conversationKeys.list(dialogId ?? '') });
+    },
+  });
+}
+
+export function useDeleteMessage() {
+  return useConversationMutation((input: { conversationId: string; messageId: string }) =>
+    api.post<Conversation>('/conversation/delete_msg', {
+      conversation_id: input.conversationId,
+      message_id: input.messageId,
+    }),
+  );
+}
+
+export function useThumbup() {
+  return useConversationMutation(
+    (input: { conversationId: string; messageId: string; thumbup: boolean; feedback?: string }) =>
+      api.post<Conversation>('/conversation/thumbup', {
+        conversation_id: input.conversationId,
+        message_id: input.messageId,
+        thumbup: input.thumbup,
+        ...(input.feedback ? { feedback: input.feedback } : {}),
+      }),
+  );
+}
+
+/** Streams one answer of `/v1/conversation/completion`. */
+export function streamCompletion(
+  conversationId: string,
+  messages: ChatMessage[],
+  onEvent: (event: SseEnvelope) => void,
+  signal: AbortSignal,
+): Promise<StreamOutcome> {
+  return postSse('/conversation/completion', { conversation_id: conversationId, messages }, { onEvent, signal });
+}
+
+/** Speech of an answer (`audio/mpeg`), or null when the server refused (its message is shown). */
+export async function speak(text: string): Promise<{ audio: Blob | null; message: string; code: number }> {
+  const result = await api.post<Blob>('/conversation/tts', { text }, { responseType: 'blob' });
+  const blob = result.data;
+  if (result.code !== 0 || !blob) return { audio: null, message: result.message, code: result.code };
+  // A refusal is an envelope with HTTP 200, which the blob reader hands over as bytes.
+  if (blob.type.includes('json')) {
+    try {
+      const envelope = JSON.parse(await blob.text()) as { code?: number; message?: string };
+      return { audio: null, message: envelope.message ?? '', code: envelope.code ?? 100 };
+    } catch {
+      return { audio: null, message: '', code: 100 };
+    }
+  }
+  return { audio: blob, message: '', code: 0 };
+}
+
+/** The search page's AI summary, streamed like a completion. */
+export function streamAsk(
+  question: string,
+  kbIds: string[],
+  onEvent: (event: SseEnvelope) => void,
+  signal: AbortSignal,
+): Promise<StreamOutcome> {
+  return postSse('/conversation/ask', { question, kb_ids: kbIds }, { onEvent, signal });
+}
+
+export interface RetrievalAnswer {
+  total: number;
+  chunks: Array<Record<string, unknown>>;
+  doc_aggs: Array<{ doc_name: string; doc_id: string; count: number }>;
+}
+
+/** Ranked chunks for the search page (`chunk/retrieval_test`, the UI's threshold 0.2). */
+export function retrievalTest(question: string, kbIds: string[], page = 1, size = 10) {
+  return api.post<RetrievalAnswer>('/chunk/retrieval_test', {
+    kb_id: kbIds,
+    question,
+    page,
+    size,
+    similarity_threshold: 0.2,
+    vector_similarity_weight: 0.3,
+  });
+}
+
+export function fetchRelatedQuestions(question: string) {
+  return api.post<string[]>('/conversation/related_questions', { question });
+}
+
+export function fetchMindMap(question: string, kbIds: string[]) {
+  return api.post<MindMapNode>('/conversation/mindmap', { question, kb_ids: kbIds });
+}

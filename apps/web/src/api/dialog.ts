@@ -1,0 +1,47 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Dialog, DialogSetBody } from '@lectern/shared';
+import { api, unwrap } from './request';
+
+/** Hooks of the chat-assistant area (API.md §8). */
+
+export const dialogKeys = {
+  all: ['dialog'] as const,
+  list: ['dialog', 'list'] as const,
+  detail: (id: string) => ['dialog', 'detail', id] as const,
+};
+
+export function useDialogList() {
+  return useQuery({
+    queryKey: dialogKeys.list,
+    queryFn: async () => unwrap(await api.get<Dialog[]>('/dialog/list')),
+  });
+}
+
+export function useDialog(dialogId: string | undefined) {
+  return useQuery({
+    queryKey: dialogKeys.detail(dialogId ?? ''),
+    queryFn: async () => unwrap(await api.get<Dialog>('/dialog/get', { data: { dialog_id: dialogId } })),
+    enabled: Boolean(dialogId),
+  });
+}
+
+/** Creates (no `dialog_id`) or updates an assistant. Prompt variable keys are sent as typed. */
+export function useSetDialog() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DialogSetBody) => api.post<Dialog>('/dialog/set', { ...body }),
+    onSuccess: (result) => {
+      if (result.code === 0) void client.invalidateQueries({ queryKey: dialogKeys.all });
+    },
+  });
+}
+
+export function useRemoveDialogs() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (dialogIds: string[]) => api.post<boolean>('/dialog/rm', { dialog_ids: dialogIds }),
+    onSuccess: (result) => {
+      if (result.code === 0) void client.invalidateQueries({ queryKey: dialogKeys.all });
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { UserInfo } from '@lectern/shared';
+import { api, unwrap, type ApiResult } from './request';
+import { clearSession, getStoredUserInfo, hasCredential, storeAuthorization, storeUserInfo } from './storage';
+
+/** Hooks of the user area (API.md §2). */
+
+export const userKeys = {
+  info: ['user', 'info'] as const,
+};
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+export interface RegisterInput extends LoginInput {
+  nickname: string;
+}
+export interface SettingInput {
+  nickname?: string;
+  avatar?: string | null;
+  language?: string;
+  color_schema?: string;
+  timezone?: string;
+  password?: string;
+  new_password?: string;
+}
+
+export async function fetchUserInfo(): Promise<UserInfo> {
+  const user = unwrap(await api.get<UserInfo>('/user/info'));
+  storeUserInfo(user);
+  return user;
+}
+
+/** The signed-in user, cached; starts from the stored copy so the header renders at once. */
+export function useUserInfo() {
+  return useQuery({
+    queryKey: userKeys.info,
+    queryFn: fetchUserInfo,
+    enabled: hasCredential(),
+    placeholderData: () => getStoredUserInfo() ?? undefined,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * Keeps a successful sign-in: the Authorization header value (under `Authorization` and `Token`)
+ * and the user object.
+ */
+export function keepSession(result: ApiResult<UserInfo>): boolean {
+  const token = result.headers?.get('Authorization');
+  if (result.code !== 0 || !token || !result.data) return false;
+  storeAuthorization(token);
+  storeUserInfo(result.data);
+  return true;
+}
+
+export function useLogin() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LoginInput) => api.post<UserInfo>('/user/login', { ...input }, { skipToken: true }),
+    onSuccess: (result) => {
+      if (keepSession(result)) client.setQueryData(userKeys.info, result.data);
+    },
+  });
+}
+
+export function useRegister() {
+  return useMutation({
+    mutationFn: (input: RegisterInput) =>
+      api.post<UserInfo>('/user/register', { ...input }, { skipToken: true }),
+  });
+}
+
+/** Signs out on the server (best effort) and in the browser. */
+export async function logout(): Promise<void> {
+  await api.post('/user/logout');
+  clearSession();
+}
+
+export function useSaveSetting() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SettingInput) => api.post<boolean>('/user/setting', { ...input }),
+    onSuccess: (result) => {
+      if (result.code === 0) void client.invalidateQueries({ queryKey: userKeys.info });
+    },
+  });
+}

@@ -1,0 +1,160 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Form, Modal, Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { Dialog } from '@lectern/shared';
+import { useSetDialog } from '../../../api/dialog';
+import { feedback } from '../../../api/feedback';
+import { useTenantInfo } from '../../../api/llm';
+import { alreadyShown } from '../../../api/request';
+import { currentLanguage } from '../../../i18n';
+import { dialogToValues, newDialogValues, valuesToSetBody, type DialogFormValues } from '../lib/dialog-form';
+import { LLM_PARAMETERS, presetOf } from '../lib/presets';
+import { AssistantSettingTab } from './AssistantSettingTab';
+import { ModelSettingTab } from './ModelSettingTab';
+import { PromptEngineTab } from './PromptEngineTab';
+
+type TabKey = 'assistant' | 'prompt' | 'model';
+
+/** Which tab a field lives on (to show the first invalid field when saving fails). */
+const FIELD_TAB: Record<string, TabKey> = {
+  system: 'prompt',
+  parameters: 'prompt',
+  similarity_threshold: 'prompt',
+  keyword_weight: 'prompt',
+  top_n: 'prompt',
+  top_k: 'prompt',
+  rerank_id: 'prompt',
+  llm_id: 'model',
+  preset: 'model',
+  ...Object.fromEntries(LLM_PARAMETERS.flatMap((p) => [[p, 'model'], [`${p}_enabled`, 'model']])),
+};
+
+/**
+ * Create or edit an assistant: three tabs (assistant setting, prompt engine, model setting) over one
+ * form; Save sends `dialog/set`. The server's refusals (different embedding models, unused parameter…)
+ * show inside the dialog.
+ */
+export function DialogConfigModal({
+  open,
+  dialog,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  dialog: Dialog | null;
+  onClose: () => void;
+  onSaved?: (dialog: Dialog) => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<DialogFormValues>();
+  const [tab, setTab] = useState<TabKey>('assistant');
+  const [serverError, setServerError] = useState<string | null>(null);
+  const tenant = useTenantInfo(open);
+  const save = useSetDialog();
+
+  const initial = useMemo(
+    () =>
+      dialog
+        ? dialogToValues(dialog)
+        : newDialogValues(
+            {
+              system: t('chat.defaultSystemPrompt'),
+              prologue: t('chat.defaultPrologue'),
+              emptyResponse: t('chat.defaultEmptyResponse'),
+              language: currentLanguage().startsWith('zh') ? 'Chinese' : 'English',
+            },
+            '',
+          ),
+    [dialog, t],
+  );
+
+  // SPEC §5: the empty response is cleared while no knowledge base is selected; the text set aside
+  // comes back once one is chosen.
+  const setAside = useRef('');
+  const followKnowledgeBases = (kbIds: string[]) => {
+    const current = String(form.getFieldValue('empty_response') ?? '');
+    if (kbIds.length === 0 && current) {
+      setAside.current = current;
+      form.setFieldValue('empty_response', '');
+    } else if (kbIds.length > 0 && !current && setAside.current) {
+      form.setFieldValue('empty_response', setAside.current);
+      setAside.current = '';
+    }
+  };
+
+  useEffect(() => {
+    if (!open) return;
+    form.resetFields();
+    form.setFieldsValue(initial);
+    setAside.current = '';
+    followKnowledgeBases(initial.kb_ids);
+    setTab('assistant');
+    setServerError(null);
+    // followKnowledgeBases only touches the form and a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, initial, form]);
+
+  // A new assistant uses the tenant's default chat model once it is known.
+  const defaultLlm = tenant.data?.llm_id ?? '';
+  useEffect(() => {
+    if (open && !dialog && defaultLlm && !form.getFieldValue('llm_id')) form.setFieldValue('llm_id', defaultLlm);
+  }, [open, dialog, defaultLlm, form]);
+
+  const submit = async (values: DialogFormValues) => {
+    setServerError(null);
+    const result = await save.mutateAsync(valuesToSetBody({ ...initial, ...values }, dialog ?? undefined));
+    if (result.code === 0 && result.data) {
+      feedback.success(t(dialog ? 'message.updated' : 'message.created'));
+      onSaved?.(result.data);
+      onClose();
+    } else if (!alreadyShown(result)) {
+      setServerError(result.message);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={dialog ? t('chat.editAssistant') : t('chat.createAssistant')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      width={760}
+      destroyOnHidden
+      styles={{ body: { maxHeight: '70vh', overflowY: 'auto', paddingRight: 8 } }}
+    >
+      {serverError && (
+        <Alert type="error" showIcon title={serverError} style={{ marginBottom: 12 }} closable onClose={() => setServerError(null)} />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={initial}
+        onFinish={submit}
+        onFinishFailed={({ errorFields }) => {
+          const first = errorFields[0]?.name[0];
+          setTab(FIELD_TAB[String(first)] ?? 'assistant');
+        }}
+        onValuesChange={(changed: Partial<DialogFormValues>, all: DialogFormValues) => {
+          if (changed.kb_ids) followKnowledgeBases(changed.kb_ids);
+          // A parameter changed by hand: the preset shown is the one those values match, or "custom".
+          if (Object.keys(changed).some((k) => (LLM_PARAMETERS as readonly string[]).includes(k))) {
+            form.setFieldValue('preset', presetOf(all));
+          }
+        }}
+      >
+        <Tabs
+          activeKey={tab}
+          onChange={(k) => setTab(k as TabKey)}
+          items={[
+            { key: 'assistant', label: t('chat.tabAssistant'), forceRender: true, children: <AssistantSettingTab /> },
+            { key: 'prompt', label: t('chat.tabPrompt'), forceRender: true, children: <PromptEngineTab /> },
+            { key: 'model', label: t('chat.tabModel'), forceRender: true, children: <ModelSettingTab /> },
+          ]}
+        />
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,37 @@
+import { Link } from 'react-router';
+import { Card, Col, Row, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useUserInfo } from '../../api/user';
+import { AREAS } from '../../components/areas';
+
+export default function HomePage() {
+  const { t } = useTranslation();
+  const { data: user } = useUserInfo();
+  return (
+    <div style={{ maxWidth: 1100, margin: '0 auto' }}>
+      <Typography.Title level={1} style={{ fontSize: 28 }}>
+        {t('home.greeting', { name: user?.nickname ?? '' })}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('home.intro')}</Typography.Paragraph>
+      <Row gutter={[16, 16]}>
+        {AREAS.map((area) => (
+          <Col key={area.key} xs={24} sm={12} lg={8}>
+            <Link to={area.path} aria-label={t('home.open', { name: t(`areas.${area.key}Title`) })}>
+              <Card hoverable style={{ height: '100%' }}>
+                <Card.Meta
+                  avatar={
+                    <span style={{ fontSize: 24 }} aria-hidden>
+                      {area.icon}
+                    </span>
+                  }
+                  title={t(`areas.${area.key}Title`)}
+                  description={t(`areas.${area.key}Description`)}
+                />
+              </Card>
+            </Link>
+          </Col>
+        ))}
+      </Row>
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** The retrieval-testing tab of a knowledge base. */
+export { RetrievalTestingTab } from './RetrievalTestingTab';

@@ -1,0 +1,7 @@
+export * from './codes.js';
+export * from './constants.js';
+export * from './user.js';
+export * from './models.js';
+export * from './kb.js';
+export * from './chat.js';
+export * from './chunk.js';

@@ -1,0 +1,93 @@
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * Set-up steps of the chat browser test, done through the UI as a new user would: sign up and in,
+ * add the OpenAI-compatible stand-in's chat and embedding models as system defaults, and build a
+ * knowledge base from one parsed Markdown document.
+ */
+
+const FACTORY = 'OpenAI-API-Compatible';
+
+/** The document the knowledge base is built from. */
+export const DOC = [
+  '# Heat pumps',
+  '',
+  'A heat pump moves heat from the outside air into the house, even in winter.',
+  '',
+  '## Efficiency',
+  '',
+  'Modern air-source heat pumps keep working down to minus twenty degrees Celsius.',
+  '',
+  '## Maintenance',
+  '',
+  'Clean the outdoor unit and check the refrigerant pressure once a year.',
+].join('\n');
+
+/** Picks an option of a searchable antd select: type to filter, Enter to choose. */
+export async function choose(select: Locator, option: string) {
+  await select.click();
+  await select.fill(option);
+  await select.press('Enter');
+}
+
+/** Waits for a toast, then for it to go, so the next toast of the same text is a new one. */
+export function toaster(page: Page) {
+  return async (text: string) => {
+    const node = page.locator('.ant-message').getByText(text, { exact: true });
+    await node.first().waitFor();
+    await node.first().waitFor({ state: 'hidden', timeout: 15_000 });
+  };
+}
+
+/** Settings → Model providers: the stand-in's chat and embedding models, chosen as system defaults. */
+export async function addStandinModels(page: Page, nickname: string, standinUrl: string) {
+  const toast = toaster(page);
+  await page.getByRole('button', { name: `Account menu for ${nickname}` }).click();
+  await page.getByRole('menuitem', { name: 'User settings' }).click();
+  await page.getByRole('link', { name: 'Model providers' }).click();
+  await page.getByLabel('Search providers').fill('compatible');
+  const catalogue = page.getByRole('list', { name: 'Models to be added' });
+  await catalogue
+    .getByRole('listitem', { name: FACTORY, exact: true })
+    .getByRole('button', { name: `Add a ${FACTORY} model` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `Add a ${FACTORY} model` });
+  await dialog.getByLabel('Model name').fill('standin-chat');
+  await dialog.getByLabel('Base URL').fill(standinUrl);
+  await dialog.getByLabel('Base URL').press('Enter');
+  await toast('Created!');
+  const added = page.getByRole('region', { name: FACTORY });
+  await added.getByRole('button', { name: 'Add the model' }).click();
+  await dialog.waitFor();
+  await choose(dialog.getByLabel('Model type'), 'Embedding');
+  await dialog.getByLabel('Model name').fill('standin-embed');
+  await dialog.getByLabel('Base URL').fill(standinUrl);
+  await dialog.getByLabel('Base URL').press('Enter');
+  await toast('Created!');
+  await page.getByRole('button', { name: 'System default models' }).click();
+  const defaults = page.getByRole('dialog', { name: 'System default models' });
+  await choose(defaults.getByLabel('Chat model'), 'standin-chat');
+  await choose(defaults.getByLabel('Embedding model'), 'standin-embed');
+  await defaults.getByRole('button', { name: 'Save' }).click();
+  await toast('Updated!');
+}
+
+/** Knowledge base `name` → upload the Markdown file with "parse on creation" → wait for success. */
+export async function buildKnowledgeBase(page: Page, name: string) {
+  await page.locator('header nav').getByRole('link', { name: 'Knowledge base' }).click();
+  await page.getByRole('button', { name: 'Create knowledge base' }).first().click();
+  await page.getByRole('dialog').getByLabel('Name').fill(name);
+  await page.getByRole('dialog').getByLabel('Name').press('Enter');
+  await page.waitForURL(/\/knowledge\/[0-9a-f]{32}\/dataset$/);
+  await page.getByRole('button', { name: 'Upload files' }).click();
+  const upload = page.getByRole('dialog', { name: 'Upload files' });
+  await upload
+    .locator('input[type=file]')
+    .setInputFiles([{ name: 'heat-pumps.md', mimeType: 'text/markdown', buffer: Buffer.from(DOC) }]);
+  await upload.getByLabel('Parse on creation').click();
+  await upload.getByRole('button', { name: 'Upload (1)' }).click();
+  await page.getByText('Uploaded!').waitFor();
+  await upload.getByRole('button', { name: 'Close' }).last().click();
+  const row = page.locator('tr.ant-table-row', { hasText: 'heat-pumps.md' });
+  await row.locator('[data-run="3"]').waitFor({ timeout: 90_000 });
+}
