@@ -34,9 +34,63 @@ export async function choose(select: Locator, option: string) {
 export function toaster(page: Page) {
   return async (text: string) => {
     const node = page.locator('.ant-message').getByText(text, { exact: true });
-    await node.first().waitFor();
+    try {
+      await node.first().waitFor();
+    } catch (error) {
+      throw new Error(`no toast "${text}": ${await whatIsShown(page)}`, { cause: error });
+    }
     await node.first().waitFor({ state: 'hidden', timeout: 15_000 });
   };
+}
+
+const pageErrors = new WeakMap<Page, string[]>();
+
+/** Keeps the page's uncaught errors and console errors, so a failure can tell what went wrong inside. */
+export function watchPageErrors(page: Page): void {
+  const errors: string[] = [];
+  pageErrors.set(page, errors);
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+}
+
+/** What the page shows instead (toasts, open dialogs), for a readable failure; saves a screenshot too. */
+export async function whatIsShown(page: Page): Promise<string> {
+  const texts = async (selector: string) =>
+    (
+      await page
+        .locator(selector)
+        .allInnerTexts()
+        .catch(() => [])
+    ).map((t) => t.replace(/\s+/g, ' ').trim());
+  await page.screenshot({ path: `.tmp/test-results/e2e-failure-${Date.now()}.png` }).catch(() => undefined);
+  return JSON.stringify({
+    url: page.url(),
+    toasts: await texts('.ant-message-notice'),
+    dialogs: await texts('.ant-modal'),
+    errors: pageErrors.get(page) ?? [],
+  });
+}
+
+/**
+ * Clicks `button` and waits for `gone` (a dialog or drawer) to close. Under CPU starvation Chromium
+ * now and then drops a click on a dialog that is still settling (CI saw it twice, a person would
+ * click again), so a click with no effect after 5 s is repeated, at most twice; a third miss fails
+ * with what the page shows.
+ */
+export async function clickUntilGone(page: Page, button: Locator, gone: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await gone.isHidden()) return;
+    await button.click({ timeout: 10_000 }).catch(() => undefined);
+    try {
+      await gone.waitFor({ state: 'hidden', timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3)
+        throw new Error(`still open after ${attempt} clicks: ${await whatIsShown(page)}`, { cause: error });
+    }
+  }
 }
 
 /** Settings → Model providers: the stand-in's chat and embedding models, chosen as system defaults. */

@@ -6,7 +6,14 @@ import {
   type OpenAIChatBody,
   type Standin,
 } from '../../apps/server/test/standins/index.js';
-import { addStandinModels, buildKnowledgeBase, choose, toaster } from './chat-setup';
+import {
+  addStandinModels,
+  buildKnowledgeBase,
+  choose,
+  clickUntilGone,
+  toaster,
+  watchPageErrors,
+} from './chat-setup';
 import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
 /**
@@ -51,9 +58,14 @@ beforeAll(async () => {
   standin = await startOpenAIStandin({ embeddingDim: 64, reply, chunkDelayMs: 60 });
   server = await startServer();
   browser = await launchBrowser();
-  context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 960 } });
+  context = await browser.newContext({
+    reducedMotion: 'reduce',
+    baseURL: server.url,
+    viewport: { width: 1440, height: 960 },
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   page = await context.newPage();
+  watchPageErrors(page);
 });
 
 afterAll(async () => {
@@ -144,14 +156,13 @@ describe('chat in the browser', () => {
       await config.waitFor({ state: 'detached' });
       const assistant = page.getByRole('listitem', { name: 'Energy helper' });
       await assistant.waitFor();
-      const dialogs =
-        await apiGet<
-          Array<{
-            id: string;
-            prompt_config: { system: string; empty_response: string };
-            llm_setting: Record<string, number>;
-          }>
-        >('dialog/list');
+      const dialogs = await apiGet<
+        Array<{
+          id: string;
+          prompt_config: { system: string; empty_response: string };
+          llm_setting: Record<string, number>;
+        }>
+      >('dialog/list');
       expect(dialogs).toHaveLength(1);
       expect(dialogs[0].prompt_config.system).toBe('Answer from the knowledge only.\n{knowledge}');
       expect(dialogs[0].prompt_config.empty_response).toBe(
@@ -181,8 +192,7 @@ describe('chat in the browser', () => {
       await panel.getByText('Figures cover all assistants of your team.').waitFor();
       expect(await overviewValue(panel, 'Messages')).toBe('0');
       expect(await overviewValue(panel, 'Satisfaction (thumbs up)')).toBe('0');
-      await panel.getByRole('button', { name: 'Close', exact: true }).first().click();
-      await panel.waitFor({ state: 'hidden' });
+      await clickUntilGone(page, panel.getByRole('button', { name: 'Close', exact: true }).first(), panel);
 
       // The greeting, then a question: Enter sends, the answer streams in.
       await page.getByText("Hi! I'm your assistant. What can I do for you?").waitFor();
@@ -256,8 +266,10 @@ describe('chat in the browser', () => {
       await page.getByTestId('answer').last().getByRole('button', { name: 'Bad answer' }).click();
       const feedback = page.getByRole('dialog', { name: 'What was wrong with this answer?' });
       await feedback.getByLabel('Feedback').fill('It should mention the noise too.');
-      await feedback.getByRole('button', { name: 'Send' }).click();
-      await toast('Thank you for your feedback!');
+      const thanks = toast('Thank you for your feedback!');
+      thanks.catch(() => undefined); // awaited below; a failed click reports first
+      await clickUntilGone(page, feedback.getByRole('button', { name: 'Send' }), feedback);
+      await thanks;
       await page
         .getByTestId('answer')
         .last()
@@ -297,8 +309,7 @@ describe('chat in the browser', () => {
       await panel.getByRole('tab', { name: 'Documentation' }).click();
       await panel.getByText('POST /v1/api/completion').waitFor();
       await panel.getByText('data:{"code":0,"message":"","data":true}', { exact: false }).first().waitFor();
-      await panel.getByRole('button', { name: 'Close', exact: true }).first().click();
-      await panel.waitFor({ state: 'hidden' });
+      await clickUntilGone(page, panel.getByRole('button', { name: 'Close', exact: true }).first(), panel);
 
       // Embed: the snippet points at the shared page with the beta token; the page shows the assistant.
       await page.getByRole('button', { name: 'Actions for Energy helper' }).click();
@@ -382,6 +393,8 @@ describe('chat in the browser', () => {
   );
 
   it('searches the knowledge base: ranked chunks, a cited AI summary, related questions and a mind map', async () => {
+    // A fresh page load: nothing the previous test left open stands in the way.
+    await page.goto('/');
     await page.locator('header nav').getByRole('link', { name: 'Search' }).click();
     await page.waitForURL('**/search');
     await page.getByRole('heading', { name: 'Search' }).waitFor();

@@ -81,7 +81,11 @@ const card = (page: Page, text: string): Locator => page.getByTestId('chunk-card
 
 describe('chunks and retrieval testing in the browser', () => {
   it('opens a parsed document’s chunks, edits, disables and searches them, then finds the edit by retrieval', async () => {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1500, height: 950 } });
+    const context = await browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: server.url,
+      viewport: { width: 1500, height: 950 },
+    });
     const page = await context.newPage();
     await registerAndSignIn(page, { nickname: 'Ada', email, password });
 

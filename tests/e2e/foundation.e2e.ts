@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    reducedMotion: 'reduce',
+    baseURL: server.url,
+    viewport: { width: 1280, height: 900 },
+  });
   const page = await context.newPage();
   return { context, page };
 }
@@ -223,7 +227,7 @@ describe('registration switched off', () => {
   });
 
   it("shows 'User registration is disabled' instead of the sign-up form", async () => {
-    const context = await browser.newContext({ baseURL: closed.url });
+    const context = await browser.newContext({ reducedMotion: 'reduce', baseURL: closed.url });
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByText('User registration is disabled').waitFor();

@@ -55,7 +55,11 @@ function proseLines(page: number, count: number): string[] {
 
 describe('knowledge bases in the browser', () => {
   it('creates a knowledge base, uploads and parses three documents, manages them and deletes it', async () => {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1400, height: 900 } });
+    const context = await browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: server.url,
+      viewport: { width: 1400, height: 900 },
+    });
     const page = await context.newPage();
     await registerAndSignIn(page, { nickname: 'Kim', email, password });
 
@@ -269,15 +273,13 @@ describe('knowledge bases in the browser', () => {
     // A file whose content contradicts its extension: the server refuses the batch, nothing is stored.
     await page.getByRole('button', { name: 'Upload files' }).click();
     const again = page.getByRole('dialog', { name: 'Upload files' });
-    await again
-      .locator('input[type=file]')
-      .setInputFiles([
-        {
-          name: 'broken.docx',
-          mimeType: 'application/octet-stream',
-          buffer: Buffer.from('this is not a zip archive'),
-        },
-      ]);
+    await again.locator('input[type=file]').setInputFiles([
+      {
+        name: 'broken.docx',
+        mimeType: 'application/octet-stream',
+        buffer: Buffer.from('this is not a zip archive'),
+      },
+    ]);
     await again.getByRole('button', { name: 'Upload (1)' }).click();
     await again.locator('[data-testid="upload-entry"][data-state="failed"]').waitFor();
     await again
@@ -333,7 +335,11 @@ describe('knowledge bases in the browser', () => {
       });
       expect(((await res.json()) as { code: number }).code).toBe(0);
     }
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1400, height: 900 } });
+    const context = await browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: server.url,
+      viewport: { width: 1400, height: 900 },
+    });
     const page = await context.newPage();
     await page.goto(`/knowledge?auth=${encodeURIComponent(token)}`);
     const cards = page.getByRole('list', { name: 'Knowledge bases' }).getByRole('listitem');

@@ -67,7 +67,11 @@ async function toast(page: Page, text: string) {
 
 describe('model providers in the browser', () => {
   it('adds an OpenAI-compatible chat and embedding model, sets them as defaults, keeps them and deletes one', async () => {
-    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({
+      reducedMotion: 'reduce',
+      baseURL: server.url,
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
 
     // Register and sign in, keyboard first.

@@ -8,6 +8,7 @@ import { queryClient } from '../api/query-client';
 import { currentLanguage } from '../i18n';
 import { antdLocaleLoaders } from '../i18n/locale-loaders';
 import { useColorSchema } from '../lib/preferences';
+import { usePrefersReducedMotion } from '../lib/reduced-motion';
 
 /** antd's own texts (pagination, pickers, Popconfirm buttons…) in the interface language. */
 function useAntdLocale(): Locale | undefined {
@@ -41,13 +42,14 @@ function ThemeBridge({ children }: { children: ReactNode }) {
 export function Providers({ children }: { children: ReactNode }) {
   const dark = useColorSchema() === 'Dark';
   const locale = useAntdLocale();
+  const reducedMotion = usePrefersReducedMotion();
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider
         locale={locale}
         theme={{
           algorithm: dark ? theme.darkAlgorithm : theme.defaultAlgorithm,
-          token: { colorPrimary: '#3b5bdb', borderRadius: 8 },
+          token: { colorPrimary: '#3b5bdb', borderRadius: 8, motion: !reducedMotion },
         }}
       >
         <AntdApp>
