@@ -66,6 +66,8 @@ export interface TextClause {
   boost: number;
   /** Clauses of one group count once for minimum-should-match. */
   group: number;
+  /** Rows of the whole index that may match (term: its document frequency; phrase: its rarest word's). */
+  df?: number;
 }
 
 export interface FullTextQuery {
@@ -74,6 +76,8 @@ export interface FullTextQuery {
   groups: number;
   /** Fraction of groups a row must match (at least one group always). */
   minimumShouldMatch: number;
+  /** Rows in the whole index when the clauses' `df` were read (what makes a clause common). */
+  indexRows?: number;
 }
 
 /** Field weights of the full-text query (API.md §19.2). */

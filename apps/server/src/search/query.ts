@@ -85,7 +85,7 @@ async function planLatin(
       existing.boost += w;
       continue;
     }
-    const clause: TextClause = { tokens: [t], kind: 'term', boost: w, group: clauses.length };
+    const clause: TextClause = { tokens: [t], kind: 'term', boost: w, group: clauses.length, df: stats.df[t] ?? 0 };
     termIndex.set(t, clause);
     clauses.push(clause);
   }
@@ -95,12 +95,18 @@ async function planLatin(
     const [b, wb] = weighted[i];
     if (a === b || pairs.has(`${a} ${b}`)) continue;
     pairs.add(`${a} ${b}`);
-    clauses.push({ tokens: [a, b], kind: 'phrase', boost: 2 * Math.max(wa, wb), group: clauses.length });
+    clauses.push({
+      tokens: [a, b],
+      kind: 'phrase',
+      boost: 2 * Math.max(wa, wb),
+      group: clauses.length,
+      df: Math.min(stats.df[a] ?? 0, stats.df[b] ?? 0),
+    });
   }
   const keywords: string[] = [];
   for (const t of tokens) pushKeyword(keywords, t);
   return {
-    text: { clauses, groups: clauses.length, minimumShouldMatch: 0 },
+    text: { clauses, groups: clauses.length, minimumShouldMatch: 0, indexRows: stats.total },
     keywords,
     weighted,
     cjk: false,

@@ -2,7 +2,9 @@
  * The engine side of a search on SQLite (API.md §19.3): one statement that
  * 1. runs every clause of the weighted full-text query as an FTS5 MATCH within the rowid range of
  *    each KB (availability and graph records are part of the range; documents are `flt` tokens),
- *    scoring each with FTS5's bm25() under the field weights, times the clause boost;
+ *    scoring each with FTS5's bm25() under the field weights, times the clause boost (with a query
+ *    vector, presence only: then common clauses only score the rows the rarer ones found, see
+ *    COMMON_CLAUSE_SHARE);
  * 2. sums the scores per row and keeps rows matching at least the minimum-should-match groups
  *    (these are the candidates: the vector never adds a row);
  * 3. adds cosine(query, chunk) from the `vec_<dim>` table, ranks candidates by it, and gives the
@@ -26,6 +28,7 @@ import type Database from 'better-sqlite3';
 import {
   FIELD_WEIGHTS,
   type ChunkFilter,
+  type FullTextQuery,
   type SearchRequest,
   type SearchResult,
   type TextClause,
@@ -74,12 +77,46 @@ export function matchString(docIds: string[] | undefined, expr: string): string 
 export const PHRASE_BOOST_SCALE = 0.25;
 
 /**
- * With a query vector, cosine is computed for the best `4·top_k` candidates by text relevance, not for
- * every candidate: a question of common words matches half of a large KB, and scoring 50k vectors
- * costs ~300 ms here. Like Elasticsearch's `num_candidates`, this bounds the vector work; rows outside
- * keep only their text part (they are still candidates, never added by the vector).
+ * With a query vector, cosine is computed for the best `2·top_k` candidates by text relevance, not for
+ * every candidate: a question of common words matches half of a large KB, and each cosine costs ≈2.7 µs
+ * here (mostly the row lookup). Like Elasticsearch's `num_candidates` (1.5·k by default), this bounds the
+ * vector work; rows outside keep only their text part (they are still candidates, never added by the
+ * vector). 4·top_k cost 10 ms more at p95 on 100k chunks (bench/retrieval-speed.ts).
  */
-export const VECTOR_CANDIDATES_PER_K = 4;
+export const VECTOR_CANDIDATES_PER_K = 2;
+
+/**
+ * Common clauses, as Lucene's CommonTermsQuery (Elasticsearch's `cutoff_frequency`) treats them: with
+ * presence scoring (a query vector), a clause that may match more than this share of the index's rows
+ * does not enumerate candidates; it only adds its boost to the rows the rarer clauses found, through an
+ * FTS5 `(rare…) AND common` query that seeks in the long posting list instead of walking it. A question
+ * with a word found in most chunks otherwise walks tens of thousands of postings per word (≈0.3 µs each
+ * here) before any vector is read. When the rare clauses cannot fill the window (or there are none),
+ * the next-rarest clause joins them (commonSplits), down to enumerating every clause.
+ */
+export const COMMON_CLAUSE_SHARE = 0.05;
+
+export interface ClauseSplit {
+  rare: TextClause[];
+  common: TextClause[];
+}
+
+/**
+ * The splits to try, from the fewest enumerated clauses to the most: clauses by `df` ascending, first
+ * those under the cutoff (at least one), then one more at a time. Empty when no `df` is known.
+ */
+export function commonSplits(text: FullTextQuery): ClauseSplit[] {
+  const rows = text.indexRows ?? 0;
+  if (rows <= 0 || text.clauses.some((c) => c.df === undefined)) return [];
+  // On equal counts a phrase first: its `df` is only an upper bound.
+  const sorted = [...text.clauses].sort((a, b) => (a.df ?? 0) - (b.df ?? 0) || b.tokens.length - a.tokens.length);
+  const cutoff = COMMON_CLAUSE_SHARE * rows;
+  const first = Math.max(1, sorted.filter((c) => (c.df ?? 0) <= cutoff).length);
+  const splits: ClauseSplit[] = [];
+  for (let k = first; k < sorted.length; k++)
+    splits.push({ rare: sorted.slice(0, k), common: sorted.slice(k) });
+  return splits;
+}
 
 export interface EngineRow {
   rid: number;
@@ -105,14 +142,19 @@ export function buildSearch(
   vecTable: string | null,
   rankFeatures: boolean,
   msm: number,
+  split: ClauseSplit | null = null,
 ): SearchPlan {
   const params: unknown[] = [];
   const parts: string[] = [];
   const bm25 = (req.textScoring ?? (req.vector ? 'presence' : 'bm25')) === 'bm25';
+  if (bm25 && split) throw new Error('common clauses are only split with presence scoring');
   const score = bm25 ? `bm25(chunk_fts, ${BM25_WEIGHTS}) * ?` : '?';
+  const rare = split ? split.rare.map((c) => `(${clauseExpression(c)})`).join(' OR ') : '';
+  const common = new Set(split?.common);
   for (const c of req.text.clauses) {
     const boost = c.tokens.length > 1 ? c.boost * PHRASE_BOOST_SCALE : c.boost;
-    const match = matchString(req.filter.docIds, clauseExpression(c));
+    const expr = common.has(c) ? `(${rare}) AND (${clauseExpression(c)})` : clauseExpression(c);
+    const match = matchString(req.filter.docIds, expr);
     for (const [lo, hi] of ranges) {
       parts.push(
         `SELECT rowid AS rid, ${score} AS s, ? AS g FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid BETWEEN ? AND ?`,
@@ -215,6 +257,20 @@ function rangesOf(env: SearchEnv, f: ChunkFilter): Array<[number, number]> {
   });
 }
 
+/** Rows matching any of the clauses, within the filter's ranges. */
+function countMatches(
+  env: SearchEnv,
+  req: SearchRequest,
+  ranges: Array<[number, number]>,
+  clauses: TextClause[],
+): number {
+  const match = matchString(req.filter.docIds, clauses.map((c) => `(${clauseExpression(c)})`).join(' OR '));
+  const st = env.statements
+    .get('SELECT COUNT(*) FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid BETWEEN ? AND ?')
+    .pluck();
+  return ranges.reduce((n, [lo, hi]) => n + Number(st.get(match, lo, hi)), 0);
+}
+
 /** Runs one search: engine rows of the window, then their chunk records. */
 export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult {
   const none: SearchResult = { hits: [], matched: 0, maxTextScore: 0 };
@@ -222,14 +278,20 @@ export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult 
   const ranges = rangesOf(env, req.filter);
   if (ranges.length === 0) return none;
   const vecTable = req.vector ? env.vecTable(req.vector.values.length) : null;
-  const plan = buildSearch(
-    req,
-    ranges,
-    vecTable,
-    hasRankFeatures(env, req.filter.kbIds),
-    req.text.minimumShouldMatch,
-  );
-  const rows = env.statements.get(plan.sql).all(...plan.params) as EngineRow[];
+  const rankFeatures = hasRankFeatures(env, req.filter.kbIds);
+  const run = (split: ClauseSplit | null) => {
+    const plan = buildSearch(req, ranges, vecTable, rankFeatures, req.text.minimumShouldMatch, split);
+    return env.statements.get(plan.sql).all(...plan.params) as EngineRow[];
+  };
+  const presence = (req.textScoring ?? (req.vector ? 'presence' : 'bm25')) === 'presence';
+  const need = req.offset + req.limit;
+  // The rare clauses must be able to fill the window on their own: counted first (a walk of their
+  // postings only), and checked again after minimum-should-match; otherwise every clause enumerates.
+  const split = presence
+    ? commonSplits(req.text).find((s) => countMatches(env, req, ranges, s.rare) >= need)
+    : undefined;
+  let rows = split ? run(split) : [];
+  if (!split || rows.length === 0 || rows[0].matched < need) rows = run(null);
   if (rows.length === 0) {
     if (req.offset <= 0) return none;
     // The window is past the end: report how many matched all the same.
