@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { retrieve } from '../apps/server/src/search/retrieval.js';
 import { SqliteChunkIndex } from '../apps/server/src/search/sqlite-index.js';
+import { createTokenizer } from '../apps/server/src/search/tokenize-pool.js';
 import { machine, summarize } from './lib/stats.js';
 import { SyntheticCorpus } from './lib/synthetic.js';
 
@@ -29,19 +30,25 @@ const KB = 'speedkb';
 async function main(): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'index.sqlite');
-  const index = new SqliteChunkIndex(file);
+  const tokenizer = createTokenizer();
+  const index = new SqliteChunkIndex(file, tokenizer);
   const corpus = new SyntheticCorpus();
   let buildSeconds: number | null = null;
   if (index.rowCounts().chunks !== chunks) {
     await index.deleteByKb(KB);
     const t = performance.now();
-    const batch = 2000;
+    // As the server writes (bench/index-bulk.ts): tokenized on the tokenizer thread, two batches in flight.
+    const batch = 1000;
+    let previous: Promise<void> = Promise.resolve();
     for (let i = 0; i < chunks; i += batch) {
       const recs = [];
       for (let k = i; k < Math.min(chunks, i + batch); k++) recs.push(corpus.chunk(k, KB, true));
-      index.upsertSync(recs);
-      if (!args.includes('--json') && (i / batch) % 50 === 49) console.log(`  built ${i + batch} chunks`);
+      const next = index.upsert(recs);
+      await previous;
+      previous = next;
+      if (!args.includes('--json') && (i / batch) % 100 === 99) console.log(`  built ${i + batch} chunks`);
     }
+    await previous;
     buildSeconds = (performance.now() - t) / 1000;
   }
   // Questions: 5 words of a fresh text drawn from the corpus distribution, with a random query vector.
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
     keywordOnlyMs: summarize(keyword),
   };
   await index.close();
+  await tokenizer.close();
   if (args.includes('--json')) {
     console.log(JSON.stringify(out, null, 2));
     return;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { SqliteChunkIndex } from './sqlite-index.js';
+import { createTokenizer } from './tokenize-pool.js';
 
 /**
  * The chunk index of this process: `<dataDir>/index.sqlite` (SQLite FTS5 + sqlite-vec). Registers the
@@ -9,11 +10,15 @@ import { SqliteChunkIndex } from './sqlite-index.js';
  * index until the tsvector + pgvector adapter exists (it would be chosen here from DATABASE_URL).
  */
 export function createChunkIndex(ctx: AppContext): ChunkIndex {
-  const index = new SqliteChunkIndex(path.join(ctx.config.dataDir, 'index.sqlite'));
+  const tokenizer = createTokenizer();
+  const index = new SqliteChunkIndex(path.join(ctx.config.dataDir, 'index.sqlite'), tokenizer);
   ctx.health.register('doc_engine', async () => {
     await index.health();
     return { type: index.type, ...index.describe() };
   });
-  ctx.onClose.push(() => index.close());
+  ctx.onClose.push(async () => {
+    await index.close();
+    await tokenizer.close();
+  });
   return index;
 }

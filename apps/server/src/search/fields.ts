@@ -26,7 +26,7 @@ export function keywordToken(keyword: string): string {
   return tokenize(keyword).join('_');
 }
 
-type FieldSource = Pick<
+export type FieldSource = Pick<
   ChunkRecord,
   'docnm_kwd' | 'content_with_weight' | 'important_kwd' | 'question_kwd'
 > & {

@@ -85,7 +85,13 @@ async function planLatin(
       existing.boost += w;
       continue;
     }
-    const clause: TextClause = { tokens: [t], kind: 'term', boost: w, group: clauses.length, df: stats.df[t] ?? 0 };
+    const clause: TextClause = {
+      tokens: [t],
+      kind: 'term',
+      boost: w,
+      group: clauses.length,
+      df: stats.df[t] ?? 0,
+    };
     termIndex.set(t, clause);
     clauses.push(clause);
   }

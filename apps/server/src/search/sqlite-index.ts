@@ -19,10 +19,11 @@ import type {
   SearchResult,
   TermStats,
 } from './chunk-index.js';
-import { tokenFields, type TokenFields } from './fields.js';
+import { tokenFields, type FieldSource } from './fields.js';
 import {
   blobVector,
   filterWhere,
+  columnTexts,
   ftsValues,
   kindOf,
   ROW_COLUMNS,
@@ -39,12 +40,29 @@ import {
 import { RidAllocator } from './sqlite-rids.js';
 import { executeSearch, StatementCache } from './sqlite-search.js';
 import { editTags, tagCounts } from './sqlite-tags.js';
+import type { Tokenizer } from './tokenize-pool.js';
 
 const FTS_INSERT = `INSERT INTO chunk_fts(rowid, flt, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`;
 const CHUNK_INSERT = `INSERT INTO chunk(rid, ${ROW_COLUMNS.join(', ')}) VALUES (?, ${ROW_COLUMNS.map(() => '?').join(', ')})`;
 const CHUNK_UPDATE = `UPDATE chunk SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`;
 const TOTAL_TTL_MS = 5_000;
 const DF_TTL_MS = 60_000;
+
+/** Fewer records than this are tokenized inline (a thread round trip costs more than a chunk edit). */
+const OFFLOAD_MIN_RECORDS = 16;
+/** WAL pages between automatic checkpoints (4 KiB pages: 64 MiB). */
+const WAL_CHECKPOINT_PAGES = 16_384;
+
+/** The fields tokenFields reads (what crosses to the tokenizer thread). */
+function fieldSource(r: ChunkRecord): FieldSource {
+  return {
+    docnm_kwd: r.docnm_kwd,
+    content_with_weight: r.content_with_weight,
+    search_text: r.search_text,
+    important_kwd: r.important_kwd,
+    question_kwd: r.question_kwd,
+  };
+}
 
 function checkRecord(r: ChunkRecord): void {
   if (!r || typeof r.id !== 'string' || !r.id) throw new Error('chunk record without id');
@@ -65,7 +83,11 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** Rows written by this process (invalidates cached document frequencies). */
   private writes = 0;
 
-  constructor(file: string) {
+  /** `tokenizer`: a thread that tokenizes bulk upserts (search/tokenize-pool.ts); inline without one. */
+  constructor(
+    file: string,
+    private readonly tokenizer: Tokenizer | null = null,
+  ) {
     this.file = file;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
@@ -76,6 +98,8 @@ export class SqliteChunkIndex implements ChunkIndex {
     this.db.pragma('cache_size = -131072'); // 128 MiB page cache
     this.db.pragma('mmap_size = 8589934592'); // reads through the OS page cache without copies
     this.db.pragma('busy_timeout = 10000');
+    // Bulk writes append several MB per transaction: checkpoint every 64 MB of WAL, not every 4 MB.
+    this.db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
     this.db.exec(SCHEMA_SQL);
     this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
     const tables = this.db
@@ -129,7 +153,7 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   /** Writes chunk + FTS + vector rows of one record (inside a write transaction). */
-  private writeOne(r: ChunkRecord, fields: TokenFields): void {
+  private writeOne(r: ChunkRecord, texts: string[]): void {
     const vecDim = r.vector ? r.vector.length : 0;
     const slot = this.rids.slotOf(r.kb_id, true)!;
     const kind = kindOf(r);
@@ -152,7 +176,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       rid = this.rids.alloc(slot, kind);
       this.statements.get(CHUNK_INSERT).run(rid, ...rowValues(r, vecDim));
     }
-    this.statements.get(FTS_INSERT).run(rid, ...ftsValues(r, fields));
+    this.statements.get(FTS_INSERT).run(rid, ...ftsValues(r, texts));
     if (r.vector && vecDim > 0) {
       const table = this.vecTable(vecDim, true)!;
       this.statements
@@ -161,17 +185,33 @@ export class SqliteChunkIndex implements ChunkIndex {
     }
   }
 
+  /**
+   * Upsert: with a tokenizer thread (and enough records to be worth the trip) the records are
+   * tokenized there, so concurrent upserts tokenize while this thread writes; otherwise as upsertSync.
+   */
   async upsert(records: ChunkRecord[]): Promise<void> {
-    this.upsertSync(records);
+    if (records.length === 0) return;
+    for (const r of records) checkRecord(r);
+    let texts: string[][] | null = null;
+    if (this.tokenizer && records.length >= OFFLOAD_MIN_RECORDS) {
+      texts = await this.tokenizer.columnTexts(records.map(fieldSource)).catch(() => null); // inline below
+    }
+    this.writeAll(records, texts ?? records.map((r) => columnTexts(tokenFields(r))));
   }
 
   /** Synchronous bulk upsert: tokenizes first, then writes everything in one transaction. */
   upsertSync(records: ChunkRecord[]): void {
     if (records.length === 0) return;
     for (const r of records) checkRecord(r);
-    const fields = records.map((r) => tokenFields(r));
+    this.writeAll(
+      records,
+      records.map((r) => columnTexts(tokenFields(r))),
+    );
+  }
+
+  private writeAll(records: ChunkRecord[], texts: string[][]): void {
     this.write(() => {
-      for (let i = 0; i < records.length; i++) this.writeOne(records[i], fields[i]);
+      for (let i = 0; i < records.length; i++) this.writeOne(records[i], texts[i]);
       return records.length;
     });
   }
@@ -324,7 +364,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       const next: ChunkRecord = { ...current };
       for (const [k, v] of Object.entries(patch))
         if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
-      this.writeOne(next, tokenFields(next));
+      this.writeOne(next, columnTexts(tokenFields(next)));
       return true;
     });
   }
@@ -348,7 +388,7 @@ export class SqliteChunkIndex implements ChunkIndex {
         if (row.vec_dim > 0 && this.vecDims.has(row.vec_dim)) {
           this.statements.get(`UPDATE vec_${row.vec_dim} SET rid = ? WHERE rid = ?`).run(rid, row.rid);
         }
-        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, tokenFields(rec)));
+        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, columnTexts(tokenFields(rec))));
       }
       return rows.length;
     });

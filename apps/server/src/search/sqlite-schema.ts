@@ -103,8 +103,14 @@ export function idToken(prefix: string, id: string): string {
   return prefix + id.replace(/[^a-z0-9]/g, (c) => `_${c.codePointAt(0)!.toString(16)}_`);
 }
 
-export function ftsValues(r: ChunkRecord, f: TokenFields): string[] {
-  return [idToken('d', r.doc_id), ...TEXT_COLUMNS.map((c) => f[c].join(' '))];
+/** The FTS text of each TEXT_COLUMNS field (tokens joined by spaces). */
+export function columnTexts(f: TokenFields): string[] {
+  return TEXT_COLUMNS.map((c) => f[c].join(' '));
+}
+
+/** Values of an FTS row after its rowid: the document token, then `columnTexts`. */
+export function ftsValues(r: ChunkRecord, texts: string[]): string[] {
+  return [idToken('d', r.doc_id), ...texts];
 }
 
 /** Row shape of `chunk` as better-sqlite3 returns it. */

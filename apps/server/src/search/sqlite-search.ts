@@ -109,7 +109,9 @@ export function commonSplits(text: FullTextQuery): ClauseSplit[] {
   const rows = text.indexRows ?? 0;
   if (rows <= 0 || text.clauses.some((c) => c.df === undefined)) return [];
   // On equal counts a phrase first: its `df` is only an upper bound.
-  const sorted = [...text.clauses].sort((a, b) => (a.df ?? 0) - (b.df ?? 0) || b.tokens.length - a.tokens.length);
+  const sorted = [...text.clauses].sort(
+    (a, b) => (a.df ?? 0) - (b.df ?? 0) || b.tokens.length - a.tokens.length,
+  );
   const cutoff = COMMON_CLAUSE_SHARE * rows;
   const first = Math.max(1, sorted.filter((c) => (c.df ?? 0) <= cutoff).length);
   const splits: ClauseSplit[] = [];
