@@ -88,13 +88,15 @@ export const VECTOR_CANDIDATES_PER_K = 2;
 /**
  * Common clauses, as Lucene's CommonTermsQuery (Elasticsearch's `cutoff_frequency`) treats them: with
  * presence scoring (a query vector), a clause that may match more than this share of the index's rows
- * does not enumerate candidates; it only adds its boost to the rows the rarer clauses found, through an
+ * (or more than COMMON_CLAUSE_MAX_ROWS) does not enumerate candidates; it only adds its boost to the rows the rarer clauses found, through an
  * FTS5 `(rare…) AND common` query that seeks in the long posting list instead of walking it. A question
  * with a word found in most chunks otherwise walks tens of thousands of postings per word (≈0.3 µs each
  * here) before any vector is read. When the rare clauses cannot fill the window (or there are none),
  * the next-rarest clause joins them (commonSplits), down to enumerating every clause.
  */
 export const COMMON_CLAUSE_SHARE = 0.05;
+/** …and a clause in more rows than this is common whatever the index size (walking costs per row). */
+export const COMMON_CLAUSE_MAX_ROWS = 10_000;
 
 export interface ClauseSplit {
   rare: TextClause[];
@@ -112,7 +114,7 @@ export function commonSplits(text: FullTextQuery): ClauseSplit[] {
   const sorted = [...text.clauses].sort(
     (a, b) => (a.df ?? 0) - (b.df ?? 0) || b.tokens.length - a.tokens.length,
   );
-  const cutoff = COMMON_CLAUSE_SHARE * rows;
+  const cutoff = Math.min(COMMON_CLAUSE_SHARE * rows, COMMON_CLAUSE_MAX_ROWS);
   const first = Math.max(1, sorted.filter((c) => (c.df ?? 0) <= cutoff).length);
   const splits: ClauseSplit[] = [];
   for (let k = first; k < sorted.length; k++)
