@@ -16,6 +16,9 @@ import {
 } from './chat-setup';
 import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
+/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
+const POLL = { timeout: 10_000 };
+
 /**
  * Chat as a new user meets it: register, add an OpenAI-compatible stand-in (chat + embeddings on
  * 127.0.0.1) as the default models, build a knowledge base from an uploaded Markdown file, create an
@@ -121,36 +124,38 @@ describe('chat in the browser', () => {
         .getByText('Please choose at least one knowledge base (or give a Tavily API key for web search).')
         .waitFor();
       // The empty response is disabled while no knowledge base is chosen.
-      expect(await config.getByLabel('Empty response').isDisabled()).toBe(true);
+      await expect.poll(() => config.getByLabel('Empty response').isDisabled(), POLL).toBe(true);
       await config.getByLabel('Assistant name').fill('Energy helper');
       await choose(config.getByLabel('Knowledge bases'), 'Home energy');
       await page.keyboard.press('Escape'); // close the dropdown, not the dialog
-      expect(await config.getByLabel('Empty response').isDisabled()).toBe(false);
-      expect(await config.getByLabel('Empty response').inputValue()).toBe(
-        'Sorry! No relevant content was found in the knowledge base!',
-      );
+      await expect.poll(() => config.getByLabel('Empty response').isDisabled(), POLL).toBe(false);
+      await expect
+        .poll(() => config.getByLabel('Empty response').inputValue(), POLL)
+        .toBe('Sorry! No relevant content was found in the knowledge base!');
       // Prompt engine: {knowledge} is required while knowledge bases are used; threshold 0.2, keyword weight 0.7.
       await config.getByRole('tab', { name: 'Prompt engine' }).click();
       const system = config.getByLabel('System prompt');
-      expect(await system.inputValue()).toContain('{knowledge}');
+      await expect.poll(() => system.inputValue(), POLL).toContain('{knowledge}');
       await system.fill('Answer from the knowledge only.');
       await config.getByRole('button', { name: 'Save' }).click();
       await config
         .getByText('The system prompt must contain {knowledge}, where the retrieved chunks are placed.')
         .waitFor();
       await system.fill('Answer from the knowledge only.\n{knowledge}');
-      expect(await config.getByRole('spinbutton', { name: 'Similarity threshold' }).inputValue()).toBe(
-        '0.20',
-      );
-      expect(await config.getByRole('spinbutton', { name: 'Keyword similarity weight' }).inputValue()).toBe(
-        '0.70',
-      );
+      await expect
+        .poll(() => config.getByRole('spinbutton', { name: 'Similarity threshold' }).inputValue(), POLL)
+        .toBe('0.20');
+      await expect
+        .poll(() => config.getByRole('spinbutton', { name: 'Keyword similarity weight' }).inputValue(), POLL)
+        .toBe('0.70');
       await config.getByText('Vector similarity weight: 0.30').waitFor();
       // Model setting: the default chat model, precise preset, max tokens 512.
       await config.getByRole('tab', { name: 'Model setting' }).click();
       await config.locator('.ant-select', { hasText: 'standin-chat' }).first().waitFor();
       await config.locator('.ant-select', { hasText: 'Precise' }).waitFor();
-      expect(await config.getByRole('spinbutton', { name: 'Max tokens' }).inputValue()).toBe('512');
+      await expect
+        .poll(() => config.getByRole('spinbutton', { name: 'Max tokens' }).inputValue(), POLL)
+        .toBe('512');
       await config.getByRole('button', { name: 'Save' }).click();
       await toast('Created!');
       await config.waitFor({ state: 'detached' });
@@ -181,7 +186,7 @@ describe('chat in the browser', () => {
       await page.getByRole('button', { name: 'Actions for Energy helper' }).click();
       await page.getByRole('menuitem', { name: 'Edit' }).click();
       const edit = page.getByRole('dialog', { name: 'Edit assistant' });
-      expect(await edit.getByLabel('Assistant name').inputValue()).toBe('Energy helper');
+      await expect.poll(() => edit.getByLabel('Assistant name').inputValue(), POLL).toBe('Energy helper');
       await edit.getByLabel('Description').fill('Answers about heat pumps');
       await edit.getByRole('button', { name: 'Save' }).click();
       await toast('Updated!');
@@ -199,7 +204,7 @@ describe('chat in the browser', () => {
       const box = page.getByLabel('Your question');
       await box.fill('How cold can it get before a heat pump stops?');
       await box.press('Shift+Enter');
-      expect(await box.inputValue()).toBe('How cold can it get before a heat pump stops?\n');
+      await expect.poll(() => box.inputValue(), POLL).toBe('How cold can it get before a heat pump stops?\n');
       await box.press('Enter');
       const answer = page.getByTestId('answer').last();
       await answer.locator('.streaming-cursor').waitFor(); // streaming…
@@ -249,8 +254,8 @@ describe('chat in the browser', () => {
       await page.getByTestId('answer').last().getByRole('button', { name: 'Citation 1' }).waitFor();
       // Once stored, the answer is shown from the conversation again, with its actions.
       await page.getByTestId('answer').last().getByRole('button', { name: 'Regenerate' }).waitFor();
-      expect(await page.getByTestId('answer').last().innerText()).toContain('(answer 2)');
-      expect(await page.getByTestId('question').count()).toBe(1);
+      await expect.poll(() => page.getByTestId('answer').last().innerText(), POLL).toContain('(answer 2)');
+      await expect.poll(() => page.getByTestId('question').count(), POLL).toBe(1);
       const conversationId = new URL(page.url()).searchParams.get('conversation') as string;
       type Conv = {
         message: Array<{ role: string; content: string; id?: string; thumbup?: boolean }>;
@@ -324,14 +329,29 @@ describe('chat in the browser', () => {
       const rows = await apiGet<Array<{ beta: string }>>(`api/token_list?dialog_id=${dialogId}`);
       expect(beta).toBe(rows[0].beta);
       await embed.getByText('Partial iframe', { exact: true }).click();
-      expect(await embed.getByTestId('embed-snippet').innerText()).toContain('position: fixed');
+      await expect
+        .poll(() => embed.getByTestId('embed-snippet').innerText(), POLL)
+        .toContain('position: fixed');
       await embed.getByText('Browser extension', { exact: true }).click();
-      expect(await embed.getByTestId('embed-snippet').innerText()).toContain('"manifest_version": 3');
+      await expect
+        .poll(() => embed.getByTestId('embed-snippet').innerText(), POLL)
+        .toContain('"manifest_version": 3');
       await page.keyboard.press('Escape');
       const visitor = await browser.newPage({ baseURL: server.url });
       await visitor.goto(`${shared.pathname}${shared.search}`);
       await visitor.getByRole('heading', { name: 'Energy helper' }).waitFor();
       await visitor.getByText("Hi! I'm your assistant. What can I do for you?").waitFor();
+      // The visitor asks through the chat API with the embed token: a cited answer streams in and stays.
+      const visitorBox = visitor.getByLabel('Your question');
+      await visitorBox.fill('How cold can a heat pump work?');
+      await visitorBox.press('Enter');
+      const visitorAnswer = visitor.getByTestId('answer').last();
+      await visitorAnswer.getByRole('button', { name: 'Citation 1' }).waitFor({ timeout: 30_000 });
+      await visitorAnswer.locator('.streaming-cursor').waitFor({ state: 'detached', timeout: 30_000 });
+      await expect.poll(() => visitorAnswer.innerText(), POLL).toContain('minus twenty degrees');
+      await expect
+        .poll(() => visitor.getByTestId('question').last().innerText(), POLL)
+        .toContain('How cold can a heat pump work?');
       await visitor.close();
       // The signed-in session was not replaced by the embed token.
       expect(await token()).not.toBe(beta);
@@ -345,10 +365,10 @@ describe('chat in the browser', () => {
         .nth(2)
         .getByRole('button', { name: 'Regenerate' })
         .waitFor({ timeout: 30_000 });
-      expect(await page.getByTestId('answer').nth(2).innerText()).toContain(
-        'Sorry! No relevant content was found in the knowledge base!',
-      );
-      expect(await page.getByTestId('question').count()).toBe(2);
+      await expect
+        .poll(() => page.getByTestId('answer').nth(2).innerText(), POLL)
+        .toContain('Sorry! No relevant content was found in the knowledge base!');
+      await expect.poll(() => page.getByTestId('question').count(), POLL).toBe(2);
       await page.getByTestId('question').last().getByRole('button', { name: 'Delete' }).click();
       await page.locator('.ant-popconfirm:visible').getByRole('button', { name: 'Delete' }).click();
       await expect.poll(() => page.getByTestId('question').count()).toBe(1);
@@ -419,7 +439,7 @@ describe('chat in the browser', () => {
     await page.keyboard.press('Escape');
     const chunks = page.getByTestId('search-chunk');
     await chunks.first().waitFor();
-    expect(await chunks.first().innerText()).toContain('heat-pumps.md');
+    await expect.poll(() => chunks.first().innerText(), POLL).toContain('heat-pumps.md');
     await page
       .getByRole('list', { name: 'Related questions' })
       .getByRole('button', { name: 'Heat pump maintenance' })

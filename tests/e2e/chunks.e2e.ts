@@ -4,6 +4,9 @@ import { standinEmbedding, startOpenAIStandin, type Standin } from '../../apps/s
 import { makePdf } from './fixtures/pdf';
 import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
+/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
+const POLL = { timeout: 10_000 };
+
 /**
  * The chunks issue as a user meets it: register, create a knowledge base (its embedding model is a
  * stand-in OpenAI-compatible server, set up through the API), upload and parse a text file and a PDF in
@@ -150,7 +153,7 @@ describe('chunks and retrieval testing in the browser', () => {
     const total = Number(/\d+/.exec(await totalText.innerText())![0]);
     expect(total).toBeGreaterThanOrEqual(TOPICS.length);
     for (const topic of TOPICS) await card(page, `The ${topic} plant number 1 `).waitFor();
-    expect(await page.getByTestId('chunk-card').count()).toBe(total);
+    await expect.poll(() => page.getByTestId('chunk-card').count(), POLL).toBe(total);
     const hydroChunks = await card(page, 'hydro').count();
     await page.getByTestId('text-preview').waitFor();
 
@@ -192,7 +195,7 @@ describe('chunks and retrieval testing in the browser', () => {
     await card(page, 'The wind plant number 1 ').waitFor();
     await filter.getByText('Enabled', { exact: true }).click();
     await page.getByText(`Total chunks: ${total - 1}`).waitFor();
-    expect(await card(page, 'The wind plant number 1 ').count()).toBe(0);
+    await expect.poll(() => card(page, 'The wind plant number 1 ').count(), POLL).toBe(0);
     await filter.getByText('All', { exact: true }).click();
     await page.getByText(`Total chunks: ${total}`).waitFor();
 
@@ -202,7 +205,7 @@ describe('chunks and retrieval testing in the browser', () => {
     await search.press('Enter');
     await page.getByText(`Total chunks: ${hydroChunks}`).waitFor();
     const found = page.getByTestId('chunk-card');
-    expect(await found.count()).toBe(hydroChunks);
+    await expect.poll(() => found.count(), POLL).toBe(hydroChunks);
     for (const c of await found.all()) expect(await c.locator('em').first().innerText()).toBe('hydro');
     await search.fill('');
     await search.press('Enter');
@@ -223,8 +226,10 @@ describe('chunks and retrieval testing in the browser', () => {
     await page.getByRole('button', { name: /\bTest$/ }).click();
     const hit = page.getByTestId('retrieval-hit').first();
     await hit.waitFor();
-    expect(await page.getByTestId('retrieval-hit').count()).toBe(1);
-    expect(await hit.getByTestId('hit-content').locator('em').first().innerText()).toBe(UNIQUE);
+    await expect.poll(() => page.getByTestId('retrieval-hit').count(), POLL).toBe(1);
+    await expect
+      .poll(() => hit.getByTestId('hit-content').locator('em').first().innerText(), POLL)
+      .toBe(UNIQUE);
     await hit.getByText('energy.txt').waitFor();
     const pct = async (id: string) => Number(/(-?[\d.]+)%/.exec(await hit.getByTestId(id).innerText())![1]);
     expect(await pct('term-similarity')).toBe(100);
@@ -243,7 +248,7 @@ describe('chunks and retrieval testing in the browser', () => {
     expect(Math.abs(vector - 100 * cosine(q, chunkVec))).toBeLessThan(0.01);
     // Hybrid = 0.3·vector + 0.7·term with the UI's keyword weight 0.7.
     expect(Math.abs((await pct('hybrid-similarity')) - (0.3 * vector + 0.7 * 100))).toBeLessThan(0.02);
-    expect(await page.getByTestId('keyword-only').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('keyword-only').count(), POLL).toBe(0);
     // The disabled chunk is never retrieved (the rest of the wind line, if it was cut, still is).
     await page.getByLabel('Question').fill('wind');
     await page.getByRole('button', { name: /\bTest$/ }).click();
@@ -252,7 +257,9 @@ describe('chunks and retrieval testing in the browser', () => {
         (await page.getByTestId('hit-content').allInnerTexts()).every((x) => x.includes('wind')),
       )
       .toBe(true);
-    expect(await page.locator(`[data-testid="retrieval-hit"][data-chunk-id="${windId}"]`).count()).toBe(0);
+    await expect
+      .poll(() => page.locator(`[data-testid="retrieval-hit"][data-chunk-id="${windId}"]`).count(), POLL)
+      .toBe(0);
 
     // The PDF's chunk is drawn on its rendered page.
     await page.getByRole('tab', { name: 'Dataset' }).click();

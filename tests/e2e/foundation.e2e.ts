@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { isDarkColor, launchBrowser, makePng, pngSize, startServer, type RunningServer } from './helpers';
 
+/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
+const POLL = { timeout: 10_000 };
+
 /**
  * The Foundation issue as a person uses it: register, sign in, look around, switch the language,
  * edit the profile, change the password, log out, and sign in again — clicks and typing only.
@@ -61,7 +64,7 @@ describe('foundation in the browser', () => {
     await page.getByText('Registered!').waitFor();
 
     // Back on the sign-in form with the email filled in.
-    expect(await page.getByLabel('Email').inputValue()).toBe(email);
+    await expect.poll(() => page.getByLabel('Email').inputValue(), POLL).toBe(email);
     await page.getByLabel('Password').fill(oldPassword);
     await page.getByLabel('Password').press('Enter');
     await page.getByText('Logged in!').waitFor();
@@ -125,7 +128,7 @@ describe('foundation in the browser', () => {
     );
     expect(isDarkColor(await bodyBackground(page))).toBe(false);
     await page.locator('label', { hasText: /^Dark$/ }).click();
-    expect(await page.getByRole('radio', { name: 'Dark' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'Dark' }).isChecked(), POLL).toBe(true);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Modified!').waitFor();
     await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).waitFor();
@@ -231,8 +234,8 @@ describe('registration switched off', () => {
     const page = await context.newPage();
     await page.goto('/login');
     await page.getByText('User registration is disabled').waitFor();
-    expect(await page.getByRole('button', { name: 'Sign up' }).count()).toBe(0);
-    expect(await page.getByLabel('Nickname').count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Sign up' }).count(), POLL).toBe(0);
+    await expect.poll(() => page.getByLabel('Nickname').count(), POLL).toBe(0);
     await context.close();
   });
 });

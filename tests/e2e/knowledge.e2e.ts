@@ -4,6 +4,9 @@ import { makeDocx, makeXlsx } from './fixtures/office';
 import { makePdf } from './fixtures/pdf';
 import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
+/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
+const POLL = { timeout: 10_000 };
+
 /**
  * The knowledge-base issue as a new user meets it: register, create a knowledge base, upload a PDF, a
  * DOCX and an XLSX (generated here), parse them and watch them reach success, change one's chunk method
@@ -116,7 +119,9 @@ describe('knowledge bases in the browser', () => {
       { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
     ]);
     await dialog.getByText('The file type .exe is not supported.').waitFor();
-    expect(await dialog.locator('[data-testid="upload-entry"][data-state="ready"]').count()).toBe(3);
+    await expect
+      .poll(() => dialog.locator('[data-testid="upload-entry"][data-state="ready"]').count(), POLL)
+      .toBe(3);
     await dialog.getByLabel('Parse on creation').click();
 
     // Record every parsing status the table shows from now on, to see the live progress.
@@ -134,8 +139,12 @@ describe('knowledge bases in the browser', () => {
     });
     await dialog.getByRole('button', { name: 'Upload (3)' }).click();
     await page.getByText('Uploaded!').waitFor();
-    expect(await dialog.locator('[data-testid="upload-entry"][data-state="uploaded"]').count()).toBe(3);
-    expect(await dialog.locator('[data-testid="upload-entry"][data-state="failed"]').count()).toBe(1);
+    await expect
+      .poll(() => dialog.locator('[data-testid="upload-entry"][data-state="uploaded"]').count(), POLL)
+      .toBe(3);
+    await expect
+      .poll(() => dialog.locator('[data-testid="upload-entry"][data-state="failed"]').count(), POLL)
+      .toBe(1);
     await dialog.getByText('Upload failed').waitFor();
     await dialog.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
 
@@ -155,7 +164,7 @@ describe('knowledge bases in the browser', () => {
       .getByText(/Task done/)
       .last()
       .waitFor();
-    expect(await log.locator('li').first().innerText()).toMatch(/^\d{1,2}:\d{2}:\d{2} /);
+    await expect.poll(() => log.locator('li').first().innerText(), POLL).toMatch(/^\d{1,2}:\d{2}:\d{2} /);
     await page.keyboard.press('Escape');
 
     // Change the PDF's chunk method to "One" on pages 1–100, with the page-range rules on the way.
@@ -185,7 +194,7 @@ describe('knowledge bases in the browser', () => {
     // Parse it with the new method: one chunk.
     await row(page, 'solar.pdf').getByRole('button', { name: 'Parse solar.pdf' }).click();
     await waitForRun(page, 'solar.pdf', '3');
-    expect(await row(page, 'solar.pdf').locator('td').nth(3).innerText()).toBe('1');
+    await expect.poll(() => row(page, 'solar.pdf').locator('td').nth(3).innerText(), POLL).toBe('1');
 
     // Re-parse: the clear-chunks question is asked and answered.
     await row(page, 'solar.pdf').getByRole('button', { name: 'Re-parse solar.pdf' }).click();
@@ -200,19 +209,19 @@ describe('knowledge bases in the browser', () => {
     // Running again first, then success again.
     await page.waitForFunction(() => (window as unknown as { seenRuns: Set<string> }).seenRuns.has('1'));
     await waitForRun(page, 'solar.pdf', '3');
-    expect(await row(page, 'solar.pdf').locator('td').nth(3).innerText()).toBe('1');
+    await expect.poll(() => row(page, 'solar.pdf').locator('td').nth(3).innerText(), POLL).toBe('1');
 
     // Disable the DOCX; the switch stays off after a reload.
     await row(page, 'wind.docx').getByRole('switch', { name: 'Enable wind.docx' }).click();
     await page.getByText('Modified!').first().waitFor();
     await page.reload();
     await row(page, 'wind.docx').waitFor();
-    expect(await row(page, 'wind.docx').getByRole('switch', { name: 'Enable wind.docx' }).isChecked()).toBe(
-      false,
-    );
-    expect(await row(page, 'solar.pdf').getByRole('switch', { name: 'Enable solar.pdf' }).isChecked()).toBe(
-      true,
-    );
+    await expect
+      .poll(() => row(page, 'wind.docx').getByRole('switch', { name: 'Enable wind.docx' }).isChecked(), POLL)
+      .toBe(false);
+    await expect
+      .poll(() => row(page, 'solar.pdf').getByRole('switch', { name: 'Enable solar.pdf' }).isChecked(), POLL)
+      .toBe(true);
 
     // Delete the XLSX after confirming.
     await row(page, 'plants.xlsx').getByRole('button', { name: 'More actions for plants.xlsx' }).click();
@@ -344,10 +353,10 @@ describe('knowledge bases in the browser', () => {
     await page.goto(`/knowledge?auth=${encodeURIComponent(token)}`);
     const cards = page.getByRole('list', { name: 'Knowledge bases' }).getByRole('listitem');
     await cards.first().waitFor();
-    expect(await cards.count()).toBe(30); // the first page
+    await expect.poll(() => cards.count(), POLL).toBe(30); // the first page
     await page.mouse.wheel(0, 20_000);
     await page.getByText('No more data').waitFor();
-    expect(await cards.count()).toBe(35);
+    await expect.poll(() => cards.count(), POLL).toBe(35);
     await page.getByText('Shelf 01', { exact: true }).waitFor(); // the oldest, on page two
 
     const search = page.getByLabel('Search knowledge bases');

@@ -3,6 +3,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startOpenAIStandin, type Standin } from '../../apps/server/test/standins/index.js';
 import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
+/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
+const POLL = { timeout: 10_000 };
+
 /**
  * Settings → Model providers as a new user meets it: register, find the OpenAI-API-Compatible provider
  * in the catalogue, add a chat and an embedding model served by a stand-in OpenAI server on 127.0.0.1
@@ -89,7 +92,7 @@ describe('model providers in the browser', () => {
     const catalogue = page.getByRole('list', { name: 'Models to be added' });
     const card = (name: string) => catalogue.getByRole('listitem', { name, exact: true });
     await card('OpenAI').waitFor();
-    expect(await catalogue.getByRole('listitem').count()).toBeGreaterThanOrEqual(30);
+    await expect.poll(() => catalogue.getByRole('listitem').count(), POLL).toBeGreaterThanOrEqual(30);
     await filter(page, 'Rerank');
     await card('Jina').waitFor();
     await card('Anthropic').waitFor({ state: 'detached' });
@@ -110,7 +113,7 @@ describe('model providers in the browser', () => {
     await dialog.getByLabel('Model name').press('Enter');
     await dialog.getByText('Model name is required.').waitFor();
     await dialog.getByText('Base URL is required.').waitFor();
-    expect(await dialog.getByText('API key is required.').count()).toBe(0); // optional for local providers
+    await expect.poll(() => dialog.getByText('API key is required.').count(), POLL).toBe(0); // optional for local providers
 
     // A base url nothing listens on: the server's probe fails and its code-102 message shows here.
     await dialog.getByLabel('Model name').fill('standin-chat');
@@ -120,7 +123,7 @@ describe('model providers in the browser', () => {
       .getByRole('alert')
       .getByText(`Fail to access model(${FACTORY}/standin-chat)`, { exact: false })
       .waitFor();
-    expect(await page.getByRole('dialog').count()).toBe(1);
+    await expect.poll(() => page.getByRole('dialog').count(), POLL).toBe(1);
 
     // The stand-in: Verify shows the probe result, Enter saves.
     await dialog.getByLabel('Base URL').fill(standin.url);

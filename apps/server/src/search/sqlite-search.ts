@@ -88,8 +88,9 @@ export const VECTOR_CANDIDATES_PER_K = 2;
 /**
  * Common clauses, as Lucene's CommonTermsQuery (Elasticsearch's `cutoff_frequency`) treats them: with
  * presence scoring (a query vector), a clause that may match more than this share of the index's rows
- * (or more than COMMON_CLAUSE_MAX_ROWS) does not enumerate candidates; it only adds its boost to the rows the rarer clauses found, through an
- * FTS5 `(rare…) AND common` query that seeks in the long posting list instead of walking it. A question
+ * (or more than COMMON_CLAUSE_MAX_ROWS) does not enumerate candidates; it only adds its boost to the
+ * rows the rarer clauses found, through an FTS5 `(rare…) AND common` query that seeks in the long
+ * posting list instead of walking it. A question
  * with a word found in most chunks otherwise walks tens of thousands of postings per word (≈0.3 µs each
  * here) before any vector is read. When the rare clauses cannot fill the window (or there are none),
  * the next-rarest clause joins them (commonSplits), down to enumerating every clause.
