@@ -14,10 +14,7 @@ import {
   toaster,
   watchPageErrors,
 } from './chat-setup';
-import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
-
-/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
-const POLL = { timeout: 10_000 };
+import { POLL, launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
 /**
  * Chat as a new user meets it: register, add an OpenAI-compatible stand-in (chat + embeddings on

@@ -2,10 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { standinEmbedding, startOpenAIStandin, type Standin } from '../../apps/server/test/standins/index.js';
 import { makePdf } from './fixtures/pdf';
-import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
-
-/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
-const POLL = { timeout: 10_000 };
+import { POLL, launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
 /**
  * The chunks issue as a user meets it: register, create a knowledge base (its embedding model is a

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { isDarkColor, launchBrowser, makePng, pngSize, startServer, type RunningServer } from './helpers';
-
-/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
-const POLL = { timeout: 10_000 };
+import {
+  POLL,
+  isDarkColor,
+  launchBrowser,
+  makePng,
+  pngSize,
+  startServer,
+  type RunningServer,
+} from './helpers';
 
 /**
  * The Foundation issue as a person uses it: register, sign in, look around, switch the language,

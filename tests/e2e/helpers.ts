@@ -6,6 +6,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
+/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
+export const POLL = { timeout: 10_000 };
+
 /** Helpers of the browser tests: the built server as a child process, Chromium, test files. */
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');

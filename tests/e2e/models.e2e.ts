@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startOpenAIStandin, type Standin } from '../../apps/server/test/standins/index.js';
-import { launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
-
-/** How long a UI read is retried until it shows the expected value (the page renders asynchronously). */
-const POLL = { timeout: 10_000 };
+import { POLL, launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
 /**
  * Settings → Model providers as a new user meets it: register, find the OpenAI-API-Compatible provider

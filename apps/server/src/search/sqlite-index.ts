@@ -39,7 +39,7 @@ import {
   type ChunkRow,
 } from './sqlite-schema.js';
 import { RidAllocator } from './sqlite-rids.js';
-import { executeSearch, StatementCache } from './sqlite-search.js';
+import { executeSearch, quote, StatementCache } from './sqlite-search.js';
 import { editTags, tagCounts } from './sqlite-tags.js';
 import type { Tokenizer } from './tokenize-pool.js';
 
@@ -330,7 +330,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     const [n, last] = this.statements
       .get('SELECT COUNT(*), MAX(rowid) FROM (SELECT rowid FROM chunk_fts WHERE chunk_fts MATCH ? LIMIT ?)')
       .raw()
-      .get(`"${term.replace(/"/g, '""')}"`, DF_COUNT_CAP) as [number, number | null];
+      .get(quote(term), DF_COUNT_CAP) as [number, number | null];
     if (n < DF_COUNT_CAP || last === null) return n;
     // Rows up to `last` out of all rows, reckoned from the partitions' rid spans (seq numbers are
     // dense: counting the rows themselves walks as far as the postings did).

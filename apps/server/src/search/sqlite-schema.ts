@@ -95,7 +95,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunk_fts USING fts5(
   content='', contentless_delete=1,
   tokenize="unicode61 remove_diacritics 0 tokenchars '._'"
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS chunk_vocab USING fts5vocab(chunk_fts, row);
 `;
 
 /** An id as one FTS token: [a-z0-9] kept, anything else as `_<hex>_` (injective). */

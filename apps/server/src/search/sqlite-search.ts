@@ -47,7 +47,8 @@ import {
 const BM25_WEIGHTS = ['0', ...TEXT_COLUMNS.map((c) => String(FIELD_WEIGHTS[c]))].join(', ');
 const TEXT_COLUMN_SET = `{${TEXT_COLUMNS.join(' ')}}`;
 
-function quote(token: string): string {
+/** One token or phrase as an FTS5 string (double quotes doubled). */
+export function quote(token: string): string {
   return `"${token.replace(/"/g, '""')}"`;
 }
 
@@ -56,6 +57,16 @@ export function clauseExpression(c: TextClause): string {
   if (c.kind === 'term' || c.tokens.length === 1) return quote(c.tokens[0]);
   if (c.kind === 'phrase') return quote(c.tokens.join(' '));
   return `NEAR(${c.tokens.map(quote).join(' ')}, ${Math.max(0, Math.trunc(c.slop ?? 2))})`;
+}
+
+/** FTS5 expression matching any of the clauses. */
+function anyOf(clauses: TextClause[]): string {
+  return clauses.map((c) => `(${clauseExpression(c)})`).join(' OR ');
+}
+
+/** How a request scores text: its own choice, else presence with a query vector and BM25 without. */
+function textScoringOf(req: SearchRequest): 'bm25' | 'presence' {
+  return req.textScoring ?? (req.vector ? 'presence' : 'bm25');
 }
 
 /**
@@ -90,9 +101,8 @@ export const VECTOR_CANDIDATES_PER_K = 2;
  * presence scoring (a query vector), a clause that may match more than this share of the index's rows
  * (or more than COMMON_CLAUSE_MAX_ROWS) does not enumerate candidates; it only adds its boost to the
  * rows the rarer clauses found, through an FTS5 `(rare…) AND common` query that seeks in the long
- * posting list instead of walking it. A question
- * with a word found in most chunks otherwise walks tens of thousands of postings per word (≈0.3 µs each
- * here) before any vector is read. When the rare clauses cannot fill the window (or there are none),
+ * posting list instead of walking it. A question with a word found in most chunks otherwise walks tens
+ * of thousands of postings per word (≈0.3 µs each here) before any vector is read. When the rare clauses cannot fill the window (or there are none),
  * the next-rarest clause joins them (commonSplits), down to enumerating every clause.
  */
 export const COMMON_CLAUSE_SHARE = 0.05;
@@ -151,10 +161,10 @@ export function buildSearch(
 ): SearchPlan {
   const params: unknown[] = [];
   const parts: string[] = [];
-  const bm25 = (req.textScoring ?? (req.vector ? 'presence' : 'bm25')) === 'bm25';
+  const bm25 = textScoringOf(req) === 'bm25';
   if (bm25 && split) throw new Error('common clauses are only split with presence scoring');
   const score = bm25 ? `bm25(chunk_fts, ${BM25_WEIGHTS}) * ?` : '?';
-  const rare = split ? split.rare.map((c) => `(${clauseExpression(c)})`).join(' OR ') : '';
+  const rare = split ? anyOf(split.rare) : '';
   const common = new Set(split?.common);
   for (const c of req.text.clauses) {
     const boost = c.tokens.length > 1 ? c.boost * PHRASE_BOOST_SCALE : c.boost;
@@ -269,7 +279,7 @@ function countMatches(
   ranges: Array<[number, number]>,
   clauses: TextClause[],
 ): number {
-  const match = matchString(req.filter.docIds, clauses.map((c) => `(${clauseExpression(c)})`).join(' OR '));
+  const match = matchString(req.filter.docIds, anyOf(clauses));
   const st = env.statements
     .get('SELECT COUNT(*) FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid BETWEEN ? AND ?')
     .pluck();
@@ -288,7 +298,7 @@ export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult 
     const plan = buildSearch(req, ranges, vecTable, rankFeatures, req.text.minimumShouldMatch, split);
     return env.statements.get(plan.sql).all(...plan.params) as EngineRow[];
   };
-  const presence = (req.textScoring ?? (req.vector ? 'presence' : 'bm25')) === 'presence';
+  const presence = textScoringOf(req) === 'presence';
   const need = req.offset + req.limit;
   // The rare clauses must be able to fill the window on their own: counted first (a walk of their
   // postings only), and checked again after minimum-should-match; otherwise every clause enumerates.
