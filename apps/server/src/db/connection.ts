@@ -20,6 +20,10 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 export function openDb(databaseUrl: string | undefined, dataDir: string): Db {
   if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // PostgreSQL ending an idle pooled connection (restart, failover, an administrator) is an 'error'
+    // event on the pool; with no listener Node throws it and the whole server stops. The pool drops
+    // that client and opens a new one for the next query.
+    pool.on('error', (err) => console.warn(`PostgreSQL closed an idle connection: ${err.message}`));
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
   }
