@@ -69,7 +69,11 @@ async function main(): Promise<void> {
     const form = new FormData();
     form.append('kb_id', kbId);
     for (const f of files) form.append('file', new Blob([f.data]), f.name);
-    const res = await fetch(`${url}/v1/document/upload`, { method: 'POST', headers: { authorization: token }, body: form });
+    const res = await fetch(`${url}/v1/document/upload`, {
+      method: 'POST',
+      headers: { authorization: token },
+      body: form,
+    });
     return ((await res.json()) as Json).data as Array<{ id: string }>;
   };
   const waitDone = async (kbId: string, onTick?: () => void) => {
@@ -82,7 +86,11 @@ async function main(): Promise<void> {
     }
   };
 
-  await api('/v1/user/register', { nickname: 'bench', email: 'bench@example.com', password: 'correct-horse-9' });
+  await api('/v1/user/register', {
+    nickname: 'bench',
+    email: 'bench@example.com',
+    password: 'correct-horse-9',
+  });
   const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${ctx.db.dialect}, ${parseThreadCount(ctx)} parse worker process(es), ${config.workerConcurrency} concurrent tasks`;
   console.log(`machine: ${machine}`);
 
@@ -96,7 +104,13 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => {
     const own = process.memoryUsage().rss;
     peakRss = Math.max(peakRss, own);
-    peakTotal = Math.max(peakTotal, own + parsePoolOf(ctx).pids().reduce((sum, pid) => sum + rssOf(pid), 0));
+    peakTotal = Math.max(
+      peakTotal,
+      own +
+        parsePoolOf(ctx)
+          .pids()
+          .reduce((sum, pid) => sum + rssOf(pid), 0),
+    );
   }, 25);
   const latencies: number[] = [];
   let parsing = true;
@@ -131,10 +145,12 @@ async function main(): Promise<void> {
   }));
   const u0 = performance.now();
   const ids: string[] = [];
-  for (let i = 0; i < files.length; i += 32) ids.push(...(await uploadFiles(smallKb, files.slice(i, i + 32))).map((d) => d.id));
+  for (let i = 0; i < files.length; i += 32)
+    ids.push(...(await uploadFiles(smallKb, files.slice(i, i + 32))).map((d) => d.id));
   const uploadSeconds = (performance.now() - u0) / 1000;
   const r0 = performance.now();
-  for (let i = 0; i < ids.length; i += 100) await api('/v1/document/run', { doc_ids: ids.slice(i, i + 100), run: '1' });
+  for (let i = 0; i < ids.length; i += 100)
+    await api('/v1/document/run', { doc_ids: ids.slice(i, i + 100), run: '1' });
   const small = await waitDone(smallKb);
   const parseSeconds = (performance.now() - r0) / 1000;
   const ok = small.filter((d) => d.run === '3').length;

@@ -27,7 +27,17 @@ const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 function spec(name: string, baseUrl: string, type: 'chat' | 'embedding'): ModelSpec {
   const factory = catalogueFactory('OpenAI');
   if (!factory) throw new Error('catalogue has no OpenAI');
-  return { id: `${name}@OpenAI`, factory, storedName: name, callName: name, modelType: type, apiKey: 'sk-bench', credentials: {}, baseUrl, maxTokens: 8192 };
+  return {
+    id: `${name}@OpenAI`,
+    factory,
+    storedName: name,
+    callName: name,
+    modelType: type,
+    apiKey: 'sk-bench',
+    credentials: {},
+    baseUrl,
+    maxTokens: 8192,
+  };
 }
 
 async function rawStream(url: string, prompt: string): Promise<{ first: number; total: number }> {
@@ -35,7 +45,12 @@ async function rawStream(url: string, prompt: string): Promise<{ first: number; 
   const res = await fetch(`${url}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
-    body: JSON.stringify({ model: 'gpt-4o-mini', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: prompt }] }),
+    body: JSON.stringify({
+      model: 'gpt-4o-mini',
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: prompt }],
+    }),
   });
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();
@@ -52,7 +67,8 @@ async function rawStream(url: string, prompt: string): Promise<{ first: number; 
 
 async function benchChat(url: string) {
   const model = new AiSdkChatModel(spec('gpt-4o-mini', url, 'chat'), policy);
-  const prompt = 'Summarise the retrieval pipeline in one short paragraph of about twenty words for the bench';
+  const prompt =
+    'Summarise the retrieval pipeline in one short paragraph of about twenty words for the bench';
   const adapter = { first: [] as number[], total: [] as number[] };
   const raw = { first: [] as number[], total: [] as number[] };
   for (let i = 0; i < CALLS + WARMUP; i++) {
@@ -75,17 +91,28 @@ async function benchChat(url: string) {
     }
     if (i === 0) console.log(`  (each answer streams ${deltas} text deltas)`);
   }
-  console.log(`Streamed chat, ${CALLS} calls (after ${WARMUP} warm-up), OpenAI adapter vs raw fetch of the same SSE:`);
-  console.log(`  time to first delta  adapter median ${fmt(pct(adapter.first, 50))}  p95 ${fmt(pct(adapter.first, 95))}   raw median ${fmt(pct(raw.first, 50))}  p95 ${fmt(pct(raw.first, 95))}`);
-  console.log(`  whole stream         adapter median ${fmt(pct(adapter.total, 50))}  p95 ${fmt(pct(adapter.total, 95))}   raw median ${fmt(pct(raw.total, 50))}  p95 ${fmt(pct(raw.total, 95))}`);
-  console.log(`  adapter overhead (median): first delta +${fmt(pct(adapter.first, 50) - pct(raw.first, 50))}, whole stream +${fmt(pct(adapter.total, 50) - pct(raw.total, 50))}`);
+  console.log(
+    `Streamed chat, ${CALLS} calls (after ${WARMUP} warm-up), OpenAI adapter vs raw fetch of the same SSE:`,
+  );
+  console.log(
+    `  time to first delta  adapter median ${fmt(pct(adapter.first, 50))}  p95 ${fmt(pct(adapter.first, 95))}   raw median ${fmt(pct(raw.first, 50))}  p95 ${fmt(pct(raw.first, 95))}`,
+  );
+  console.log(
+    `  whole stream         adapter median ${fmt(pct(adapter.total, 50))}  p95 ${fmt(pct(adapter.total, 95))}   raw median ${fmt(pct(raw.total, 50))}  p95 ${fmt(pct(raw.total, 95))}`,
+  );
+  console.log(
+    `  adapter overhead (median): first delta +${fmt(pct(adapter.first, 50) - pct(raw.first, 50))}, whole stream +${fmt(pct(adapter.total, 50) - pct(raw.total, 50))}`,
+  );
 }
 
 async function benchEmbeddings(url: string, dim: number) {
   const model = new AiSdkEmbeddingModel(spec('text-embedding-3-small', url, 'embedding'), policy);
   console.log(`Embedding throughput (OpenAI adapter, ${dim}-dim vectors, ~12-word texts):`);
   for (const batch of [1, 16, 64, 256]) {
-    const texts = Array.from({ length: batch }, (_, i) => `chunk ${i} of a document about hybrid retrieval with keyword and vector scores`);
+    const texts = Array.from(
+      { length: batch },
+      (_, i) => `chunk ${i} of a document about hybrid retrieval with keyword and vector scores`,
+    );
     for (let i = 0; i < 5; i++) await model.embed(texts); // warm-up
     const perCall: number[] = [];
     const target = Math.max(2048, batch * 20);
@@ -98,14 +125,20 @@ async function benchEmbeddings(url: string, dim: number) {
       done += batch;
     }
     const secs = (performance.now() - t0) / 1000;
-    console.log(`  batch ${String(batch).padStart(3)}: ${(done / secs).toFixed(0).padStart(6)} texts/s   per call median ${fmt(pct(perCall, 50))}  p95 ${fmt(pct(perCall, 95))}  (${perCall.length} calls)`);
+    console.log(
+      `  batch ${String(batch).padStart(3)}: ${(done / secs).toFixed(0).padStart(6)} texts/s   per call median ${fmt(pct(perCall, 50))}  p95 ${fmt(pct(perCall, 95))}  (${perCall.length} calls)`,
+    );
   }
 }
 
 async function main() {
   const cpus = os.cpus();
-  console.log(`Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}, load average ${os.loadavg()[0].toFixed(1)}`);
-  console.log('Stand-ins answer at once (no artificial latency); client and stand-in share this process and its cores.\n');
+  console.log(
+    `Machine: ${cpus.length} cores (${cpus[0]?.model ?? 'unknown'}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.arch()}, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
+  console.log(
+    'Stand-ins answer at once (no artificial latency); client and stand-in share this process and its cores.\n',
+  );
   const dim = 384;
   const s = await startOpenAIStandin({ embeddingDim: dim, apiKey: 'sk-bench' });
   try {

@@ -66,9 +66,13 @@ if (wants('pg')) {
   if (await reachable(pgUrl)) {
     // The API suite (everything that touches the metadata database); pure parser/tokenizer tests
     // do not depend on the database and ran in the first pass.
-    runVitest('postgres', ['--project', 'server', 'src/modules', 'src/queue', 'src/models', 'src/chat', 'src/policy'], {
-      TEST_DATABASE_URL: pgUrl,
-    });
+    runVitest(
+      'postgres',
+      ['--project', 'server', 'src/modules', 'src/queue', 'src/models', 'src/chat', 'src/policy'],
+      {
+        TEST_DATABASE_URL: pgUrl,
+      },
+    );
   } else {
     console.log(`\nskipping the PostgreSQL pass: nothing listens at ${pgUrl}`);
   }

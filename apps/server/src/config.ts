@@ -80,7 +80,14 @@ export interface Config {
   /** Where the Builtin embedding model is downloaded from on first use. */
   builtinModelHub: string;
   /** System default model ids for new tenants (`<llm_name>@<factory>`, "" = none). */
-  defaultModels: { llm_id: string; embd_id: string; rerank_id: string; asr_id: string; img2txt_id: string; tts_id: string };
+  defaultModels: {
+    llm_id: string;
+    embd_id: string;
+    rerank_id: string;
+    asr_id: string;
+    img2txt_id: string;
+    tts_id: string;
+  };
   /** Outbound fetches the user asks for (web crawl, parse by URL) may reach loopback/private addresses. */
   allowPrivateFetch: boolean;
   /** Base URL of the Tavily web-search API (assistants with a web-search key). */

@@ -103,7 +103,13 @@ export function parserFieldDefaults(method: string): ParserConfig {
     task_page_size: method === 'paper' ? 22 : 12,
     entity_types: KNOWLEDGE_GRAPH_ENTITY_TYPES,
     raptor: { ...RAPTOR_DEFAULTS, use_raptor: false },
-    graphrag: { use_graphrag: false, entity_types: DEFAULT_ENTITY_TYPES, method: 'light', resolution: false, community: false },
+    graphrag: {
+      use_graphrag: false,
+      entity_types: DEFAULT_ENTITY_TYPES,
+      method: 'light',
+      resolution: false,
+      community: false,
+    },
   };
 }
 

@@ -35,11 +35,23 @@ const now = () => performance.now();
 const seconds = () => Date.now() / 1000;
 
 function event(answer: string, extra: Partial<AnswerEvent> = {}): AnswerEvent {
-  return { answer, reference: {}, audio_binary: null, prompt: '', created_at: seconds(), final: false, ...extra };
+  return {
+    answer,
+    reference: {},
+    audio_binary: null,
+    prompt: '',
+    created_at: seconds(),
+    final: false,
+    ...extra,
+  };
 }
 
 function merge(a: Knowledge, b: Knowledge): Knowledge {
-  return { total: a.total + b.total, chunks: [...a.chunks, ...b.chunks], doc_aggs: [...a.doc_aggs, ...b.doc_aggs] };
+  return {
+    total: a.total + b.total,
+    chunks: [...a.chunks, ...b.chunks],
+    doc_aggs: [...a.doc_aggs, ...b.doc_aggs],
+  };
 }
 
 function optionsOf(setting: Record<string, unknown>, signal?: AbortSignal): ChatOptions {
@@ -140,7 +152,11 @@ export async function* answerQuestion(
     const docs = (k: Knowledge) => [...new Set(k.chunks.map((c) => c.docnm_kwd))].slice(0, 5).join(', ');
     yield event('', { start_to_think: true });
     yield say(`Searching for: ${question}\nFound ${knowledge.chunks.length} pieces (${docs(knowledge)}).\n`);
-    const queries = await soft([] as string[], () => followUpQueries(model, question, knowledge, signal), signal);
+    const queries = await soft(
+      [] as string[],
+      () => followUpQueries(model, question, knowledge, signal),
+      signal,
+    );
     for (const q of queries) {
       yield say(`Searching for: ${q}\n`);
       const { merged, added } = mergeKnowledge(knowledge, await gather(q));
@@ -175,9 +191,10 @@ export async function* answerQuestion(
 
   const quote = pc.quote !== false && opts.quote !== false;
   const system = retrieving && !pc.system.includes('{knowledge}') ? pc.system + KNOWLEDGE_SLOT : pc.system;
-  const maxTokens = typeof dialog.llm_setting.max_tokens === 'number' && dialog.llm_setting.max_tokens > 0
-    ? dialog.llm_setting.max_tokens
-    : undefined;
+  const maxTokens =
+    typeof dialog.llm_setting.max_tokens === 'number' && dialog.llm_setting.max_tokens > 0
+      ? dialog.llm_setting.max_tokens
+      : undefined;
   const assembled = assemblePrompt({
     system,
     parameters: pc.parameters ?? [],
@@ -234,15 +251,19 @@ export async function* answerQuestion(
     if (cited.size === 0 && !hasCitation(splitter.answer)) {
       const sentences = citableSentences(text);
       // The KBs' embedding model is only needed here, after the answer (off the first-byte path).
-      const embd = useKb && chunks.some((c) => c.vector && c.vector.length > 0)
-        ? await soft(null, () => svc.embeddingModel(dialog.tenant_id, dialog.kb_ids), signal)
-        : null;
+      const embd =
+        useKb && chunks.some((c) => c.vector && c.vector.length > 0)
+          ? await soft(null, () => svc.embeddingModel(dialog.tenant_id, dialog.kb_ids), signal)
+          : null;
       const vectors = embd
         ? await soft(null, async () => (await embd.embed(sentences, { signal })).vectors, signal)
         : null;
       const inserted = insertCitations(
         text,
-        chunks.map((c) => ({ tokens: c.tokens ?? svc.tokenize(c.content_with_weight), vector: c.vector ?? null })),
+        chunks.map((c) => ({
+          tokens: c.tokens ?? svc.tokenize(c.content_with_weight),
+          vector: c.vector ?? null,
+        })),
         { tokenize: svc.tokenize, sentenceVectors: vectors, vectorWeight: dialog.vector_similarity_weight },
       );
       text = inserted.answer;

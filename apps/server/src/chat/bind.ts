@@ -45,7 +45,8 @@ export function chatServices(ctx: AppContext): ChatServices {
       return modelFor(ctx, tenantId, id, 'tts');
     },
     retrieve: async (params) => retrieveForChat(ctx, await chunkIndexOf(ctx), params),
-    webSearch: (apiKey, query, signal) => tavilySearch(apiKey, query, { signal, baseUrl: ctx.config.tavilyBaseUrl }),
+    webSearch: (apiKey, query, signal) =>
+      tavilySearch(apiKey, query, { signal, baseUrl: ctx.config.tavilyBaseUrl }),
     tokenize: (text) => tokenize(text),
   };
   services.set(ctx, svc);

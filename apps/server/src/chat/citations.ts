@@ -41,7 +41,10 @@ const FORMS: RegExp[] = [
  * Rewrites every citation form to `[ID:n]` and returns the cited chunk indices. Well-formed
  * citations pointing past the chunk list are dropped; malformed ones out of range stay as text.
  */
-export function normalizeCitations(answer: string, chunkCount: number): { answer: string; cited: Set<number> } {
+export function normalizeCitations(
+  answer: string,
+  chunkCount: number,
+): { answer: string; cited: Set<number> } {
   const cited = new Set<number>();
   let text = answer;
   FORMS.forEach((pattern, k) => {
@@ -78,7 +81,7 @@ function cutSentences(text: string): string[] {
     const latinEnd = '.!?;'.includes(ch) && (i + 1 === text.length || /\s/.test(text[i + 1]));
     i += 1;
     if (!cjkEnd && !latinEnd) continue;
-    while (i < text.length && (/[\s。！？；.!?;]/.test(text[i]))) i += 1;
+    while (i < text.length && /[\s。！？；.!?;]/.test(text[i])) i += 1;
     out.push(text.slice(start, i));
     start = i;
   }
@@ -117,7 +120,10 @@ export function splitSentences(answer: string): Array<{ text: string; code: bool
   return pieces;
 }
 
-export function cosine(a: readonly number[] | null | undefined, b: readonly number[] | null | undefined): number {
+export function cosine(
+  a: readonly number[] | null | undefined,
+  b: readonly number[] | null | undefined,
+): number {
   if (!a || !b || a.length === 0 || a.length !== b.length) return 0;
   let dot = 0;
   let na = 0;
@@ -189,7 +195,8 @@ export function insertCitations(
       continue;
     }
     const weights = new Map<string, number>();
-    for (const t of opts.tokenize(piece.text)) weights.set(t, (weights.get(t) ?? 0) + (opts.weight?.(t) ?? 1));
+    for (const t of opts.tokenize(piece.text))
+      weights.set(t, (weights.get(t) ?? 0) + (opts.weight?.(t) ?? 1));
     const sv = opts.sentenceVectors?.[v] ?? null;
     v += 1;
     scores.push(

@@ -20,7 +20,10 @@ export const GENERIC_FAILURE = 'Something went wrong while answering. Please try
 
 export function isReadable(err: unknown): err is Error {
   return (
-    err instanceof ChatError || err instanceof ModelError || err instanceof ApiError || err instanceof RetrievalParamError
+    err instanceof ChatError ||
+    err instanceof ModelError ||
+    err instanceof ApiError ||
+    err instanceof RetrievalParamError
   );
 }
 

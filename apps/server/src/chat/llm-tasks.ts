@@ -24,7 +24,11 @@ async function ask(model: ChatModel, system: string, user: string, signal?: Abor
 }
 
 /** Rewrites the latest question into a standalone one using the conversation (refine_multiturn). */
-export async function refineQuestion(model: ChatModel, history: ChatMessage[], signal?: AbortSignal): Promise<string> {
+export async function refineQuestion(
+  model: ChatModel,
+  history: ChatMessage[],
+  signal?: AbortSignal,
+): Promise<string> {
   const turns = history
     .filter((m) => m.role === 'user' || m.role === 'assistant')
     .slice(-7)
@@ -41,7 +45,12 @@ export async function refineQuestion(model: ChatModel, history: ChatMessage[], s
 }
 
 /** Up to `topN` search keywords for a question (prompt_config.keyword). */
-export async function extractKeywords(model: ChatModel, question: string, signal?: AbortSignal, topN = 3): Promise<string> {
+export async function extractKeywords(
+  model: ChatModel,
+  question: string,
+  signal?: AbortSignal,
+  topN = 3,
+): Promise<string> {
   const out = await ask(
     model,
     `You extract the ${topN} most important search keywords or short phrases from a text, in the text's language. Output only the keywords, separated by commas.`,
@@ -57,7 +66,12 @@ export async function extractKeywords(model: ChatModel, question: string, signal
 }
 
 /** Self-RAG judgement: do the retrieved pieces help answer the question? */
-export async function judgeRelevance(model: ChatModel, question: string, pieces: string[], signal?: AbortSignal): Promise<boolean> {
+export async function judgeRelevance(
+  model: ChatModel,
+  question: string,
+  pieces: string[],
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (pieces.length === 0) return false;
   const knowledge = pieces.map((p, i) => `[${i}] ${p.slice(0, 1500)}`).join('\n\n');
   const out = await ask(
@@ -71,7 +85,11 @@ export async function judgeRelevance(model: ChatModel, question: string, pieces:
 }
 
 /** Self-RAG rewrite: a different formulation of the question for a second retrieval. */
-export async function rewriteQuestion(model: ChatModel, question: string, signal?: AbortSignal): Promise<string> {
+export async function rewriteQuestion(
+  model: ChatModel,
+  question: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const out = await ask(
     model,
     'A search for the question below found nothing useful in a knowledge base. Rewrite the question so that a keyword and semantic search is more likely to find the answer: use synonyms, expand abbreviations, name the key concepts. Keep the language. Output only the rewritten question.',
@@ -83,7 +101,12 @@ export async function rewriteQuestion(model: ChatModel, question: string, signal
 }
 
 /** The question translated into each of `languages` (prompt_config.cross_languages), joined. */
-export async function translateQuestion(model: ChatModel, question: string, languages: string[], signal?: AbortSignal): Promise<string> {
+export async function translateQuestion(
+  model: ChatModel,
+  question: string,
+  languages: string[],
+  signal?: AbortSignal,
+): Promise<string> {
   const out = await ask(
     model,
     `Translate the user's text into each of these languages: ${languages.join(', ')}. Output one translation per line, in that order, without labels or explanations.`,
@@ -91,12 +114,20 @@ export async function translateQuestion(model: ChatModel, question: string, lang
     signal,
     0.1,
   );
-  const lines = out.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = out
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return [question, ...lines].join('\n');
 }
 
 /** Related search terms (conversation/related_questions): the model's `1. …` lines, numbering stripped. */
-export async function relatedQuestions(model: ChatModel, question: string, temperature = 0.9, signal?: AbortSignal): Promise<string[]> {
+export async function relatedQuestions(
+  model: ChatModel,
+  question: string,
+  temperature = 0.9,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const out = await ask(
     model,
     'You suggest search terms related to the user\'s keywords, to help them explore the topic further. Give 5 to 10 terms or short questions, in the language of the keywords, as a numbered list ("1. ...", "2. ..."), one per line, and nothing else.',

@@ -14,7 +14,8 @@ export function toReferenceChunk(c: RawChunk) {
     id: c.chunk_id ?? (c.id as string | undefined) ?? '',
     content: c.content_with_weight ?? (c.content as string | undefined) ?? '',
     document_id: c.doc_id ?? (c.document_id as string | undefined) ?? '',
-    document_name: c.docnm_kwd ?? (c.document_name as string | undefined) ?? (c.doc_name as string | undefined) ?? '',
+    document_name:
+      c.docnm_kwd ?? (c.document_name as string | undefined) ?? (c.doc_name as string | undefined) ?? '',
     dataset_id: c.kb_id ?? (c.dataset_id as string | undefined) ?? '',
     image_id: c.image_id ?? (c.img_id as string | undefined) ?? '',
     positions: c.positions ?? [],

@@ -9,7 +9,12 @@ import type { Knowledge } from './types.js';
 
 const MAX_FOLLOW_UPS = 2;
 
-export async function followUpQueries(model: ChatModel, question: string, knowledge: Knowledge, signal?: AbortSignal): Promise<string[]> {
+export async function followUpQueries(
+  model: ChatModel,
+  question: string,
+  knowledge: Knowledge,
+  signal?: AbortSignal,
+): Promise<string[]> {
   const found = knowledge.chunks
     .slice(0, 8)
     .map((c, i) => `[${i}] ${c.docnm_kwd}: ${c.content_with_weight.slice(0, 300)}`)
@@ -41,7 +46,13 @@ export function mergeKnowledge(base: Knowledge, more: Knowledge): { merged: Know
   for (const c of fresh) {
     const a = aggs.get(c.doc_id);
     if (a) a.count += 1;
-    else aggs.set(c.doc_id, { doc_name: c.docnm_kwd, doc_id: c.doc_id, count: 1, ...(c.url ? { url: c.url } : {}) });
+    else
+      aggs.set(c.doc_id, {
+        doc_name: c.docnm_kwd,
+        doc_id: c.doc_id,
+        count: 1,
+        ...(c.url ? { url: c.url } : {}),
+      });
   }
   return {
     merged: {

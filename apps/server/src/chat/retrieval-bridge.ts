@@ -12,7 +12,11 @@ import { retrieve } from '../search/retrieval.js';
 import type { RetrieveParams as ChatRetrieveParams } from './services.js';
 import type { Knowledge, RefChunk } from './types.js';
 
-export async function retrieveForChat(ctx: AppContext, index: ChunkIndex, p: ChatRetrieveParams): Promise<Knowledge> {
+export async function retrieveForChat(
+  ctx: AppContext,
+  index: ChunkIndex,
+  p: ChatRetrieveParams,
+): Promise<Knowledge> {
   const empty: Knowledge = { total: 0, chunks: [], doc_aggs: [] };
   if (p.topN <= 0 || !p.question.trim()) return empty;
   const kbs = p.kbIds.length
@@ -42,7 +46,8 @@ export async function retrieveForChat(ctx: AppContext, index: ChunkIndex, p: Cha
     similarityThreshold: p.similarityThreshold,
     vectorSimilarityWeight: p.vectorSimilarityWeight,
     rerank: rerankModel
-      ? async (question: string, texts: string[]) => (await rerankModel.rerank(question, texts, { signal: p.signal })).scores
+      ? async (question: string, texts: string[]) =>
+          (await rerankModel.rerank(question, texts, { signal: p.signal })).scores
       : undefined,
     page: 1,
     size: p.topN,

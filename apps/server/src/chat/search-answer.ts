@@ -74,7 +74,12 @@ export function outlineToTree(markdown: string, rootName = 'root'): MindMapNode 
   return root.children.length === 1 ? root.children[0] : root;
 }
 
-export async function buildMindMap(model: ChatModel, question: string, knowledge: Knowledge, signal?: AbortSignal): Promise<MindMapNode> {
+export async function buildMindMap(
+  model: ChatModel,
+  question: string,
+  knowledge: Knowledge,
+  signal?: AbortSignal,
+): Promise<MindMapNode> {
   if (knowledge.chunks.length === 0) return { id: question, children: [] };
   const text = knowledge.chunks
     .map((c) => c.content_with_weight)
@@ -94,7 +99,12 @@ export async function buildMindMap(model: ChatModel, question: string, knowledge
   return outlineToTree(res.text.replace(/<think>[\s\S]*?<\/think>/g, ''), question);
 }
 
-export async function mindMapFor(svc: ChatServices, tenantId: string, question: string, kbIds: string[]): Promise<MindMapNode> {
+export async function mindMapFor(
+  svc: ChatServices,
+  tenantId: string,
+  question: string,
+  kbIds: string[],
+): Promise<MindMapNode> {
   const dialog = askDialog(tenantId, kbIds);
   const { model } = await svc.chatModel(tenantId, '');
   const knowledge = await svc.retrieve({

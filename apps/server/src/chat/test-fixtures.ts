@@ -32,7 +32,15 @@ export async function wireModels(
     must(
       call(server, '/v1/llm/add_llm', {
         token: user.token,
-        body: { llm_factory: 'OpenAI-API-Compatible', llm_name, model_type, api_base: base.url, api_key: 'sk-test', max_tokens, verify: false },
+        body: {
+          llm_factory: 'OpenAI-API-Compatible',
+          llm_name,
+          model_type,
+          api_base: base.url,
+          api_key: 'sk-test',
+          max_tokens,
+          verify: false,
+        },
       }),
     );
   await add(opts.chatName ?? 'standin-chat', 'chat', opts.contextTokens ?? 8192);
@@ -55,7 +63,9 @@ export async function wireModels(
 }
 
 export async function createKb(server: TestServer, user: TestUser, name: string): Promise<string> {
-  const data = await must<{ kb_id: string }>(call(server, '/v1/kb/create', { token: user.token, body: { name, embd_id: EMBD_MODEL } }));
+  const data = await must<{ kb_id: string }>(
+    call(server, '/v1/kb/create', { token: user.token, body: { name, embd_id: EMBD_MODEL } }),
+  );
   return data.kb_id;
 }
 
@@ -66,7 +76,11 @@ export interface ChunkSeed {
 }
 
 function chunkId(content: string, docId: string): string {
-  return crypto.createHash('sha256').update(content + docId).digest('hex').slice(0, 16);
+  return crypto
+    .createHash('sha256')
+    .update(content + docId)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export function chunkRecord(kbId: string, tenantId: string, s: ChunkSeed, withVector = true): ChunkRecord {
@@ -94,18 +108,37 @@ export function chunkRecord(kbId: string, tenantId: string, s: ChunkSeed, withVe
 }
 
 /** Indexes chunks into the real chunk index (as parsing would have). */
-export async function seedChunks(server: TestServer, kbId: string, tenantId: string, seeds: ChunkSeed[]): Promise<ChunkRecord[]> {
+export async function seedChunks(
+  server: TestServer,
+  kbId: string,
+  tenantId: string,
+  seeds: ChunkSeed[],
+): Promise<ChunkRecord[]> {
   const records = seeds.map((s) => chunkRecord(kbId, tenantId, s));
   await (await chunkIndexOf(server.ctx)).upsert(records);
   return records;
 }
 
-export async function createDialog(server: TestServer, user: TestUser, body: Record<string, unknown>): Promise<{ id: string }> {
+export async function createDialog(
+  server: TestServer,
+  user: TestUser,
+  body: Record<string, unknown>,
+): Promise<{ id: string }> {
   return must<{ id: string }>(call(server, '/v1/dialog/set', { token: user.token, body }));
 }
 
-export async function createConversation(server: TestServer, user: TestUser, dialogId: string, id = crypto.randomUUID().replaceAll('-', '')) {
-  await must(call(server, '/v1/conversation/set', { token: user.token, body: { is_new: true, conversation_id: id, dialog_id: dialogId, name: 'chat' } }));
+export async function createConversation(
+  server: TestServer,
+  user: TestUser,
+  dialogId: string,
+  id = crypto.randomUUID().replaceAll('-', ''),
+) {
+  await must(
+    call(server, '/v1/conversation/set', {
+      token: user.token,
+      body: { is_new: true, conversation_id: id, dialog_id: dialogId, name: 'chat' },
+    }),
+  );
   return id;
 }
 
@@ -117,7 +150,12 @@ export interface SseResult {
 }
 
 /** POSTs and reads the whole SSE stream. */
-export async function postSse(server: TestServer, route: string, body: unknown, token?: string): Promise<SseResult> {
+export async function postSse(
+  server: TestServer,
+  route: string,
+  body: unknown,
+  token?: string,
+): Promise<SseResult> {
   const res = await fetch(`${server.url}${route}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: token } : {}) },
@@ -132,7 +170,11 @@ export async function postSse(server: TestServer, route: string, body: unknown, 
 
 export type AnswerData = {
   answer: string;
-  reference: { total?: number; chunks: Array<Record<string, unknown>>; doc_aggs?: Array<Record<string, unknown>> };
+  reference: {
+    total?: number;
+    chunks: Array<Record<string, unknown>>;
+    doc_aggs?: Array<Record<string, unknown>>;
+  };
   final: boolean;
   id: string;
   session_id: string;
@@ -144,5 +186,7 @@ export type AnswerData = {
 
 /** The answer events (data objects) of a stream, without the terminator. */
 export function answers(r: SseResult): AnswerData[] {
-  return r.events.filter((e) => typeof e.data === 'object' && e.data !== null && e.code === 0).map((e) => e.data as AnswerData);
+  return r.events
+    .filter((e) => typeof e.data === 'object' && e.data !== null && e.code === 0)
+    .map((e) => e.data as AnswerData);
 }

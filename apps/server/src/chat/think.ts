@@ -8,9 +8,7 @@
 export type ModelPart = { type: 'text' | 'reasoning'; text: string };
 
 export type ThinkOut =
-  | { kind: 'start' }
-  | { kind: 'end' }
-  | { kind: 'text'; text: string; thinking: boolean };
+  { kind: 'start' } | { kind: 'end' } | { kind: 'text'; text: string; thinking: boolean };
 
 const OPEN = '<think>';
 const CLOSE = '</think>';

@@ -38,7 +38,9 @@ export class SentenceSpeaker {
   /** Adds answer text; returns hex audio of the sentences it completed, or null. */
   async push(text: string): Promise<string | null> {
     this.buffer += text;
-    const cut = Math.max(...['。', '！', '？', '\n', '. ', '! ', '? '].map((p) => this.buffer.lastIndexOf(p)));
+    const cut = Math.max(
+      ...['。', '！', '？', '\n', '. ', '! ', '? '].map((p) => this.buffer.lastIndexOf(p)),
+    );
     if (cut < 0) return null;
     const ready = this.buffer.slice(0, cut + 1);
     this.buffer = this.buffer.slice(cut + 1);

@@ -43,7 +43,8 @@ export async function tavilySearch(
     throw new ChatError(`Web search (Tavily) ${why}.`);
   }
   if (!res.ok) {
-    const detail = res.status === 401 || res.status === 403 ? 'the Tavily API key is invalid' : `HTTP ${res.status}`;
+    const detail =
+      res.status === 401 || res.status === 403 ? 'the Tavily API key is invalid' : `HTTP ${res.status}`;
     throw new ChatError(`Web search (Tavily) failed: ${detail}.`);
   }
   const body = (await res.json().catch(() => ({}))) as { results?: TavilyResult[] };

@@ -58,13 +58,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       return reply.status(413).send({ code: 400, message: 'Request body too large', data: null });
     }
     if (fe.statusCode === 429) {
-      return reply
-        .status(429)
-        .send({
-          code: RetCode.NOT_EFFECTIVE,
-          message: 'Too many attempts, please try again later.',
-          data: false,
-        });
+      return reply.status(429).send({
+        code: RetCode.NOT_EFFECTIVE,
+        message: 'Too many attempts, please try again later.',
+        data: false,
+      });
     }
     if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
       return reply
@@ -72,13 +70,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         .send({ code: RetCode.ARGUMENT_ERROR, message: 'Malformed request.', data: null });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(200)
-      .send({
-        code: RetCode.EXCEPTION_ERROR,
-        message: 'Something went wrong on the server. Please try again.',
-        data: false,
-      });
+    return reply.status(200).send({
+      code: RetCode.EXCEPTION_ERROR,
+      message: 'Something went wrong on the server. Please try again.',
+      data: false,
+    });
   });
 
   app.addHook('onRequest', authHook(ctx));

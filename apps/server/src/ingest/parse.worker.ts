@@ -40,7 +40,10 @@ export interface ProbeResult {
 type Message = { id: number; op: string; payload: unknown };
 
 /** The channel back to the pool: the thread's port, or the child process's IPC channel. */
-const port: { postMessage(message: unknown): void; on(event: 'message', listener: (m: Message) => void): void } | null = parentPort
+const port: {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (m: Message) => void): void;
+} | null = parentPort
   ? parentPort
   : process.send
     ? {
@@ -65,13 +68,18 @@ async function parseChunk(id: number, job: ParseChunkJob): Promise<ParseChunkRes
     fileName: job.fileName,
     fromPage: job.fromPage,
     toPage: job.toPage,
-    layoutRecognize: typeof job.config.layout_recognize === 'string' ? job.config.layout_recognize : undefined,
+    layoutRecognize:
+      typeof job.config.layout_recognize === 'string' ? job.config.layout_recognize : undefined,
     html4excel: job.config.html4excel === true,
     language: job.language,
     onProgress: progress,
   });
   progress(1, 'Finish parsing.');
-  const chunks = chunkDocument(job.parserId, doc, { docName: job.fileName, language: job.language, config: job.config });
+  const chunks = chunkDocument(job.parserId, doc, {
+    docName: job.fileName,
+    language: job.language,
+    config: job.config,
+  });
   const tokens = chunks.map((c) => countTokens(c.content_with_weight));
   return { chunks, tokens, notes: doc.notes ?? [], pageCount: doc.pageCount };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { defaultParserConfig, mergeParserConfig, RAPTOR_PROMPT, validateParserConfig } from './parser-config.js';
+import {
+  defaultParserConfig,
+  mergeParserConfig,
+  RAPTOR_PROMPT,
+  validateParserConfig,
+} from './parser-config.js';
 
 describe('defaultParserConfig (API.md §19.6)', () => {
   it('gives naive the full default set', () => {
@@ -19,7 +24,11 @@ describe('defaultParserConfig (API.md §19.6)', () => {
         max_cluster: 64,
         random_seed: 0,
       },
-      graphrag: { use_graphrag: true, entity_types: ['organization', 'person', 'geo', 'event', 'category'], method: 'light' },
+      graphrag: {
+        use_graphrag: true,
+        entity_types: ['organization', 'person', 'geo', 'event', 'category'],
+        method: 'light',
+      },
       table_context_size: 0,
       image_context_size: 0,
     });
@@ -125,45 +134,77 @@ describe('validateParserConfig', () => {
   });
 
   it('requires the chunk token number where the form shows it, and lets knowledge_graph keep 8192', () => {
-    expect(validateParserConfig({ ...valid(), chunk_token_num: null }, 'naive')).toEqual(['Chunk token number is required.']);
+    expect(validateParserConfig({ ...valid(), chunk_token_num: null }, 'naive')).toEqual([
+      'Chunk token number is required.',
+    ]);
     expect(validateParserConfig({ table_context_size: 0 }, 'qa')).toEqual([]);
     expect(validateParserConfig({ chunk_token_num: 8192 }, 'knowledge_graph')).toEqual([]);
     expect(validateParserConfig({ chunk_token_num: 8193 }, 'knowledge_graph')).toEqual([
       '`chunk_token_num` must be between 1 and 8192.',
     ]);
-    expect(validateParserConfig({ ...valid(), task_page_size: null }, 'naive')).toEqual(['Please input your task page size!']);
+    expect(validateParserConfig({ ...valid(), task_page_size: null }, 'naive')).toEqual([
+      'Please input your task page size!',
+    ]);
   });
 
   it('checks RAPTOR fields when RAPTOR is on, and their bounds', () => {
-    const raptor = (r: Record<string, unknown>) => ({ ...valid(), raptor: { ...(valid().raptor as object), ...r } });
+    const raptor = (r: Record<string, unknown>) => ({
+      ...valid(),
+      raptor: { ...(valid().raptor as object), ...r },
+    });
     expect(validateParserConfig(raptor({ prompt: '' }))).toEqual(['Prompt is required']);
     expect(validateParserConfig(raptor({ max_token: null }))).toEqual(['Max token is required']);
     expect(validateParserConfig(raptor({ threshold: undefined }))).toEqual(['Threshold is required']);
     expect(validateParserConfig(raptor({ max_cluster: null }))).toEqual(['Max cluster is required']);
     expect(validateParserConfig(raptor({ random_seed: null }))).toEqual(['Random seed is required']);
     expect(validateParserConfig({ raptor: { use_raptor: false } }, 'book')).toEqual([]);
-    expect(validateParserConfig(raptor({ max_token: 0 }))).toEqual(['`raptor.max_token` must be between 1 and 2048.']);
-    expect(validateParserConfig(raptor({ max_token: 2049 }))).toEqual(['`raptor.max_token` must be between 1 and 2048.']);
-    expect(validateParserConfig(raptor({ threshold: 1.2 }))).toEqual(['`raptor.threshold` must be between 0 and 1.']);
-    expect(validateParserConfig(raptor({ max_cluster: 1025 }))).toEqual(['`raptor.max_cluster` must be between 1 and 1024.']);
-    expect(validateParserConfig(raptor({ random_seed: -1 }))).toEqual(['`raptor.random_seed` must be at least 0.']);
+    expect(validateParserConfig(raptor({ max_token: 0 }))).toEqual([
+      '`raptor.max_token` must be between 1 and 2048.',
+    ]);
+    expect(validateParserConfig(raptor({ max_token: 2049 }))).toEqual([
+      '`raptor.max_token` must be between 1 and 2048.',
+    ]);
+    expect(validateParserConfig(raptor({ threshold: 1.2 }))).toEqual([
+      '`raptor.threshold` must be between 0 and 1.',
+    ]);
+    expect(validateParserConfig(raptor({ max_cluster: 1025 }))).toEqual([
+      '`raptor.max_cluster` must be between 1 and 1024.',
+    ]);
+    expect(validateParserConfig(raptor({ random_seed: -1 }))).toEqual([
+      '`raptor.random_seed` must be at least 0.',
+    ]);
   });
 
   it('checks the graph method', () => {
     expect(validateParserConfig({ ...valid(), graphrag: { method: 'fast' } })).toEqual([
       '`graphrag.method` must be "light" or "general".',
     ]);
-    expect(validateParserConfig({ ...valid(), graphrag: { method: 'general', resolution: true, community: false } })).toEqual([]);
+    expect(
+      validateParserConfig({
+        ...valid(),
+        graphrag: { method: 'general', resolution: true, community: false },
+      }),
+    ).toEqual([]);
   });
 
   it('checks page ranges: both ends present, end after start and after the previous end', () => {
     const pages = (p: unknown) => validateParserConfig({ ...valid(), pages: p });
-    expect(pages([[1, 10], [20, 30]])).toEqual([]);
+    expect(
+      pages([
+        [1, 10],
+        [20, 30],
+      ]),
+    ).toEqual([]);
     expect(pages([{ from: 1, to: 3 }])).toEqual([]);
     expect(pages([[null, 10]])).toEqual(['Missing start page number']);
     expect(pages([{ from: 2 }])).toEqual(['Missing end page number (excluded)']);
     expect(pages([[5, 5]])).toEqual(['The end page must be greater than the start page.']);
-    expect(pages([[1, 10], [3, 8]])).toEqual(["The end page must be greater than the previous range's end page."]);
+    expect(
+      pages([
+        [1, 10],
+        [3, 8],
+      ]),
+    ).toEqual(["The end page must be greater than the previous range's end page."]);
     expect(pages([[0, 3]])).toEqual(['Page numbers must be whole numbers starting at 1.']);
     expect(pages('1-3')).toEqual(['`pages` must be a list of [from, to] page ranges.']);
   });

@@ -24,7 +24,14 @@ function naiveDefaults(): Json {
     auto_questions: 0,
     html4excel: false,
     topn_tags: 3,
-    raptor: { use_raptor: true, prompt: RAPTOR_PROMPT, max_token: 256, threshold: 0.1, max_cluster: 64, random_seed: 0 },
+    raptor: {
+      use_raptor: true,
+      prompt: RAPTOR_PROMPT,
+      max_token: 256,
+      threshold: 0.1,
+      max_cluster: 64,
+      random_seed: 0,
+    },
     graphrag: {
       use_graphrag: true,
       entity_types: ['organization', 'person', 'geo', 'event', 'category'],
@@ -76,7 +83,8 @@ function mergeObjects(base: Json, over: Json): Json {
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     const current = out[key];
-    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : structuredClone(value);
+    out[key] =
+      isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : structuredClone(value);
   }
   return out;
 }
@@ -125,7 +133,11 @@ export function validateParserConfig(config: unknown, method = 'naive'): string[
   if (TOKEN_NUM_METHODS.has(method) && (cfg.chunk_token_num === undefined || cfg.chunk_token_num === null)) {
     messages.push('Chunk token number is required.');
   }
-  checkNumber(messages, cfg, { key: 'chunk_token_num', min: 1, max: method === 'knowledge_graph' ? 8192 : 2048 });
+  checkNumber(messages, cfg, {
+    key: 'chunk_token_num',
+    min: 1,
+    max: method === 'knowledge_graph' ? 8192 : 2048,
+  });
   checkNumber(messages, cfg, { key: 'auto_keywords', min: 0, max: 32 });
   checkNumber(messages, cfg, { key: 'auto_questions', min: 0, max: 10 });
   checkNumber(messages, cfg, { key: 'topn_tags', min: 1, max: 10 });
@@ -169,11 +181,7 @@ function checkPages(messages: string[], pages: unknown): void {
   }
   let previousTo: number | undefined;
   for (const range of pages) {
-    const pair: unknown[] = Array.isArray(range)
-      ? range
-      : isPlainObject(range)
-        ? [range.from, range.to]
-        : [];
+    const pair: unknown[] = Array.isArray(range) ? range : isPlainObject(range) ? [range.from, range.to] : [];
     const from = pageNumber(pair[0]);
     const to = pageNumber(pair[1]);
     if (from === undefined) {

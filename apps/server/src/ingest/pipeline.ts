@@ -48,15 +48,28 @@ function asBuffer(image: unknown): Buffer | undefined {
 }
 
 async function loadTaskRows(ctx: AppContext, docId: string) {
-  const doc = await ctx.db.kysely.selectFrom('document').selectAll().where('id', '=', docId).executeTakeFirst();
+  const doc = await ctx.db.kysely
+    .selectFrom('document')
+    .selectAll()
+    .where('id', '=', docId)
+    .executeTakeFirst();
   const kb = doc
-    ? await ctx.db.kysely.selectFrom('knowledgebase').selectAll().where('id', '=', doc.kb_id).executeTakeFirst()
+    ? await ctx.db.kysely
+        .selectFrom('knowledgebase')
+        .selectAll()
+        .where('id', '=', doc.kb_id)
+        .executeTakeFirst()
     : undefined;
   return { doc, kb };
 }
 
 /** Deletes the chunks an interrupted earlier attempt of this task may have indexed. */
-async function dropPartialChunks(ctx: AppContext, progress: TaskProgress, kbId: string, owner: string): Promise<void> {
+async function dropPartialChunks(
+  ctx: AppContext,
+  progress: TaskProgress,
+  kbId: string,
+  owner: string,
+): Promise<void> {
   const partial = ids(progress.task.chunk_ids);
   if (partial.length === 0 || progress.task.progress >= 1) return;
   const index = await chunkIndexOf(ctx);
@@ -109,7 +122,12 @@ function toRecord(
  * Runs the claimed task behind `progress`. Throws TaskCancelled/TaskLost when it must stop, and
  * any other error for a failure (the worker host turns it into the task's `[ERROR]` line).
  */
-export async function runParseTask(ctx: AppContext, progress: TaskProgress, owner: string, signal: AbortSignal): Promise<void> {
+export async function runParseTask(
+  ctx: AppContext,
+  progress: TaskProgress,
+  owner: string,
+  signal: AbortSignal,
+): Promise<void> {
   const task = progress.task;
   const { doc, kb } = await loadTaskRows(ctx, task.doc_id);
   if (!doc || !kb) throw new TaskLost();
@@ -121,7 +139,7 @@ export async function runParseTask(ctx: AppContext, progress: TaskProgress, owne
   let bytes: Buffer | null = null;
   if (doc.type !== 'virtual' && doc.location) {
     bytes = await ctx.blobs.get(`${kb.id}/${doc.location}`);
-    if (!bytes) throw new Error("The uploaded file is missing from storage; upload it again.");
+    if (!bytes) throw new Error('The uploaded file is missing from storage; upload it again.');
     result = await parsePoolOf(ctx).run<ParseChunkResult>(
       'parse-chunk',
       {
@@ -151,7 +169,16 @@ export async function runParseTask(ctx: AppContext, progress: TaskProgress, owne
   await enrichChunks(ctx, kb.tenant_id, llmId, drafts, config, progress, signal);
   await tagChunks(ctx, kb, drafts, progress);
   const weight = typeof config.filename_embd_weight === 'number' ? config.filename_embd_weight : 0.1;
-  const vectors = await embedChunks(ctx, kb.tenant_id, kb.embd_id, doc.name, drafts, weight, progress, signal);
+  const vectors = await embedChunks(
+    ctx,
+    kb.tenant_id,
+    kb.embd_id,
+    doc.name,
+    drafts,
+    weight,
+    progress,
+    signal,
+  );
 
   // Ids first, written ahead on the task so a retry can remove a partial upsert.
   const now = Date.now();
@@ -163,7 +190,10 @@ export async function runParseTask(ctx: AppContext, progress: TaskProgress, owne
     const image = asBuffer(d.image);
     const tokens = result.tokens[i] ?? 0;
     tokenSum += tokens;
-    records.set(id, toRecord(d, id, tokens, doc, kb, vectors[i] ?? null, image ? `${doc.id}-${id}` : '', now));
+    records.set(
+      id,
+      toRecord(d, id, tokens, doc, kb, vectors[i] ?? null, image ? `${doc.id}-${id}` : '', now),
+    );
   });
   const chunkIds = [...records.keys()];
   const written = await ctx.db.kysely
@@ -232,12 +262,18 @@ async function finishTask(
     if (Number(res.numUpdatedRows) === 0) return false;
     await trx
       .updateTable('document')
-      .set((eb) => ({ chunk_num: eb('chunk_num', '+', chunkIds.length), token_num: eb('token_num', '+', tokens) }))
+      .set((eb) => ({
+        chunk_num: eb('chunk_num', '+', chunkIds.length),
+        token_num: eb('token_num', '+', tokens),
+      }))
       .where('id', '=', doc.id)
       .execute();
     await trx
       .updateTable('knowledgebase')
-      .set((eb) => ({ chunk_num: eb('chunk_num', '+', chunkIds.length), token_num: eb('token_num', '+', tokens) }))
+      .set((eb) => ({
+        chunk_num: eb('chunk_num', '+', chunkIds.length),
+        token_num: eb('token_num', '+', tokens),
+      }))
       .where('id', '=', kb.id)
       .execute();
     return true;
@@ -246,11 +282,19 @@ async function finishTask(
     await rollupDocument(ctx, doc.id);
     return;
   }
-  const still = await ctx.db.kysely.selectFrom('task').select('id').where('id', '=', task.id).executeTakeFirst();
+  const still = await ctx.db.kysely
+    .selectFrom('task')
+    .select('id')
+    .where('id', '=', task.id)
+    .executeTakeFirst();
   if (!still) {
     // The task was deleted (document removed or re-parsed with clearing): take our chunks back out,
     // except those a newer task of the document has claimed meanwhile.
-    const others = await ctx.db.kysely.selectFrom('task').select('chunk_ids').where('doc_id', '=', doc.id).execute();
+    const others = await ctx.db.kysely
+      .selectFrom('task')
+      .select('chunk_ids')
+      .where('doc_id', '=', doc.id)
+      .execute();
     const claimed = new Set(others.flatMap((o) => ids(o.chunk_ids)));
     const orphaned = chunkIds.filter((id) => !claimed.has(id));
     if (orphaned.length > 0) await (await chunkIndexOf(ctx)).deleteByIds(kb.id, orphaned);

@@ -7,7 +7,8 @@
 /** A position on a PDF page: [page (1-based), x0, x1, top, bottom] in PDF points. */
 export type Position = [number, number, number, number, number];
 
-export type SectionKind = 'title' | 'text' | 'list' | 'table' | 'figure' | 'code' | 'formula' | 'header' | 'footer';
+export type SectionKind =
+  'title' | 'text' | 'list' | 'table' | 'figure' | 'code' | 'formula' | 'header' | 'footer';
 
 export interface Section {
   kind: SectionKind;

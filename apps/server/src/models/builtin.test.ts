@@ -18,7 +18,12 @@ const tmp: string[] = [];
 function configFor(modelDir: string, hub: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-builtin-'));
   tmp.push(dataDir, modelDir);
-  return loadConfig({ LECTERN_DATA_DIR: dataDir, LECTERN_SECRET_KEY: 'k', BUILTIN_MODEL_DIR: modelDir, BUILTIN_MODEL_HUB: hub });
+  return loadConfig({
+    LECTERN_DATA_DIR: dataDir,
+    LECTERN_SECRET_KEY: 'k',
+    BUILTIN_MODEL_DIR: modelDir,
+    BUILTIN_MODEL_HUB: hub,
+  });
 }
 
 afterAll(() => {
@@ -48,7 +53,11 @@ describe('Builtin embedding model (@huggingface/transformers)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-models-'));
     try {
       const first = new BuiltinEmbeddingModel(configFor(dir, `${hub.origin}/`), builtinModel(NAME)!);
-      const r = await first.embed(['Paris is the capital of France', 'the capital of France is Paris', 'hello world']);
+      const r = await first.embed([
+        'Paris is the capital of France',
+        'the capital of France is Paris',
+        'hello world',
+      ]);
       expect(r.dimension).toBe(384);
       expect(r.vectors).toHaveLength(3);
       expect(cosine(r.vectors[0], r.vectors[0])).toBeCloseTo(1, 5); // normalised

@@ -52,7 +52,9 @@ export function builtinMaybeAvailable(config: Config, llmName: string): boolean 
 
 function unavailable(config: Config, model: CatalogueModel, err: unknown, local: boolean): ModelError {
   const reason = err instanceof Error ? err.message : String(err);
-  const offline = /fetch failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|network/i.test(`${reason} ${String((err as { cause?: unknown })?.cause ?? '')}`);
+  const offline = /fetch failed|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|network/i.test(
+    `${reason} ${String((err as { cause?: unknown })?.cause ?? '')}`,
+  );
   const message = local
     ? `Builtin embedding model ${model.llm_name} cannot be loaded from ${config.builtinModelDir}: ${reason.split('\n')[0]}`
     : offline
@@ -72,7 +74,9 @@ async function load(config: Config, model: CatalogueModel): Promise<FeatureExtra
     tf.env.allowLocalModels = local;
     tf.env.allowRemoteModels = true;
     tf.env.useFSCache = true;
-    tf.env.remoteHost = config.builtinModelHub.endsWith('/') ? config.builtinModelHub : `${config.builtinModelHub}/`;
+    tf.env.remoteHost = config.builtinModelHub.endsWith('/')
+      ? config.builtinModelHub
+      : `${config.builtinModelHub}/`;
     return tf.pipeline('feature-extraction', hubIdOf(model), { dtype: 'q8' });
   });
   loadChain = run.catch(() => undefined);
@@ -118,7 +122,8 @@ export class BuiltinEmbeddingModel implements EmbeddingModel {
     const extractor = await pipelineFor(this.config, this.model);
     const vectors: number[][] = [];
     for (let i = 0; i < texts.length; i += this.batchSize) {
-      if (options.signal?.aborted) throw new ModelError(`${BUILTIN_FACTORY}: call cancelled`, BUILTIN_FACTORY, undefined, false);
+      if (options.signal?.aborted)
+        throw new ModelError(`${BUILTIN_FACTORY}: call cancelled`, BUILTIN_FACTORY, undefined, false);
       const batch = texts.slice(i, i + this.batchSize).map((t) => (t.length > 0 ? t : ' '));
       const out = await extractor(batch, { pooling: this.model.pooling ?? 'mean', normalize: true });
       vectors.push(...(out.tolist() as number[][]));

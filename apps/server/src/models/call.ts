@@ -88,12 +88,24 @@ export function cancelledError(provider: string): ModelError {
 }
 
 /** The final error of a call: a timeout, a cancel, or the provider's failure (noting spent retries). */
-export function finalError(provider: string, err: unknown, deadline: Deadline, policy: CallPolicy, signal?: AbortSignal, attempt = 0): ModelError {
+export function finalError(
+  provider: string,
+  err: unknown,
+  deadline: Deadline,
+  policy: CallPolicy,
+  signal?: AbortSignal,
+  attempt = 0,
+): ModelError {
   if (deadline.timedOut) return new ModelTimeoutError(provider, policy.timeoutMs);
   if (signal?.aborted) return cancelledError(provider);
   const e = toModelError(provider, err);
   if (attempt > 0 && e.retryable) {
-    return new ModelError(`${e.message} (gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})`, provider, e.status, false);
+    return new ModelError(
+      `${e.message} (gave up after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})`,
+      provider,
+      e.status,
+      false,
+    );
   }
   return e;
 }
@@ -114,7 +126,8 @@ export async function withRetry<T>(
       return await run(deadline.signal);
     } catch (err) {
       const e = finalError(provider, err, deadline, policy, signal);
-      if (!e.retryable || attempt >= policy.retries) throw finalError(provider, err, deadline, policy, signal, attempt);
+      if (!e.retryable || attempt >= policy.retries)
+        throw finalError(provider, err, deadline, policy, signal, attempt);
       await sleep(backoffMs(attempt, policy, e.retryAfterMs), signal).catch(() => {
         throw cancelledError(provider);
       });

@@ -32,7 +32,17 @@ const modelSchema = z.object({
   pooling: z.enum(['mean', 'cls']).optional(),
 });
 
-export const PROTOCOLS = ['openai', 'openai-compatible', 'azure', 'anthropic', 'google', 'google-vertex', 'bedrock', 'ollama', 'builtin'] as const;
+export const PROTOCOLS = [
+  'openai',
+  'openai-compatible',
+  'azure',
+  'anthropic',
+  'google',
+  'google-vertex',
+  'bedrock',
+  'ollama',
+  'builtin',
+] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 export const RERANK_PROTOCOLS = ['jina', 'cohere', 'voyage', 'tei'] as const;
 export type RerankProtocol = (typeof RERANK_PROTOCOLS)[number];
@@ -54,7 +64,12 @@ const factory = z.object({
   credentials: z.array(credentialField),
   /** Wire shape of the rerank endpoint; `base_url` when it lives on another host than the chat API. */
   rerank: z
-    .object({ protocol: z.enum(RERANK_PROTOCOLS), path: z.string(), base_url: z.string().optional(), strip_v1: z.boolean().optional() })
+    .object({
+      protocol: z.enum(RERANK_PROTOCOLS),
+      path: z.string(),
+      base_url: z.string().optional(),
+      strip_v1: z.boolean().optional(),
+    })
     .nullable(),
   /** Speech-to-text / text-to-speech over OpenAI-shaped `/audio/*` endpoints. */
   audio: z.literal('openai').nullable(),

@@ -36,7 +36,10 @@ export function unpack(plain: string): OpenedCredentials {
     try {
       const obj = JSON.parse(plain) as Record<string, unknown>;
       const credentials = Object.fromEntries(
-        Object.entries(obj).map(([k, v]) => [k, typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v)]),
+        Object.entries(obj).map(([k, v]) => [
+          k,
+          typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v),
+        ]),
       );
       const keyField = KEY_FIELDS.find((k) => credentials[k]);
       return { apiKey: keyField ? credentials[keyField] : '', credentials };
@@ -51,13 +54,20 @@ export function unpack(plain: string): OpenedCredentials {
  * The plain text to store for a factory from the request fields: the key itself, or for factories
  * with several credential fields a JSON object of exactly those fields.
  */
-export function packCredentials(f: CatalogueFactory, fields: Record<string, unknown>, apiKey: string): string {
+export function packCredentials(
+  f: CatalogueFactory,
+  fields: Record<string, unknown>,
+  apiKey: string,
+): string {
   if (!usesPackedCredentials(f)) return apiKey;
   // A client may also send the fields already packed in api_key (as the contract's older clients do).
   const fromKey = apiKey.trim().startsWith('{') ? unpack(apiKey).credentials : {};
   const packed: Record<string, string> = {};
   for (const c of f.credentials) {
-    const v = fields[c.name] ?? fromKey[c.name] ?? (c.name === 'api_key' && !apiKey.trim().startsWith('{') ? apiKey : undefined);
+    const v =
+      fields[c.name] ??
+      fromKey[c.name] ??
+      (c.name === 'api_key' && !apiKey.trim().startsWith('{') ? apiKey : undefined);
     packed[c.name] = v === undefined || v === null ? '' : String(v);
   }
   return JSON.stringify(packed);

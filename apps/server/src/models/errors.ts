@@ -49,7 +49,8 @@ function pickMessage(value: unknown): string {
   if (!value || typeof value !== 'object') return '';
   const o = value as Record<string, unknown>;
   // OAuth token endpoints: {error: "invalid_grant", error_description: "…"}
-  if (typeof o.error === 'string' && typeof o.error_description === 'string') return `${o.error}: ${o.error_description}`;
+  if (typeof o.error === 'string' && typeof o.error_description === 'string')
+    return `${o.error}: ${o.error_description}`;
   for (const key of ['error', 'message', 'detail', 'error_msg', 'msg']) {
     const v = o[key];
     if (typeof v === 'string' && v) return v;
@@ -78,7 +79,12 @@ function retryAfterFrom(headers: Record<string, string> | undefined): number | u
   return undefined;
 }
 
-export function httpError(provider: string, status: number, body: string | undefined, headers?: Record<string, string>): ModelError {
+export function httpError(
+  provider: string,
+  status: number,
+  body: string | undefined,
+  headers?: Record<string, string>,
+): ModelError {
   const detail = detailFromBody(body);
   const hint = status === 401 || status === 403 ? (detail ? '' : ' — invalid api key') : '';
   return new ModelError(
@@ -90,7 +96,16 @@ export function httpError(provider: string, status: number, body: string | undef
   );
 }
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function causeCode(err: unknown): string | undefined {
   let e: unknown = err;
@@ -111,22 +126,38 @@ export function toModelError(provider: string, err: unknown): ModelError {
     if (err.statusCode !== undefined && err.statusCode >= 200 && err.statusCode < 300) {
       return new ModelError(`${provider}: malformed response from the server`, provider, undefined, false);
     }
-    if (err.statusCode !== undefined) return httpError(provider, err.statusCode, err.responseBody, err.responseHeaders);
+    if (err.statusCode !== undefined)
+      return httpError(provider, err.statusCode, err.responseBody, err.responseHeaders);
     const code = causeCode(err);
-    if (code) return new ModelError(`${provider}: cannot reach ${safeHost(err.url)} (${code})`, provider, undefined, true);
+    if (code)
+      return new ModelError(
+        `${provider}: cannot reach ${safeHost(err.url)} (${code})`,
+        provider,
+        undefined,
+        true,
+      );
     return new ModelError(`${provider}: ${err.message}`, provider, undefined, err.isRetryable);
   }
   const code = causeCode(err);
-  if (code) return new ModelError(`${provider}: cannot reach the server (${code})`, provider, undefined, true);
+  if (code)
+    return new ModelError(`${provider}: cannot reach the server (${code})`, provider, undefined, true);
   const name = err instanceof Error ? err.name : '';
   const message = err instanceof Error ? err.message : String(err);
-  if (/JSONParseError|TypeValidationError|InvalidResponseDataError|SyntaxError/.test(name) || /JSON|Type validation/i.test(message)) {
+  if (
+    /JSONParseError|TypeValidationError|InvalidResponseDataError|SyntaxError/.test(name) ||
+    /JSON|Type validation/i.test(message)
+  ) {
     return new ModelError(`${provider}: malformed response from the server`, provider, undefined, false);
   }
   if (name === 'NoOutputGeneratedError' || name === 'EmptyResponseBodyError') {
     return new ModelError(`${provider}: the server sent an empty answer`, provider, undefined, false);
   }
-  return new ModelError(`${provider}: ${message.split('\n')[0].slice(0, MAX_DETAIL)}`, provider, undefined, false);
+  return new ModelError(
+    `${provider}: ${message.split('\n')[0].slice(0, MAX_DETAIL)}`,
+    provider,
+    undefined,
+    false,
+  );
 }
 
 function safeHost(url: string | undefined): string {

@@ -1,7 +1,15 @@
 /** Public surface of the model layer: other modules import from here. */
 export type * from './ports.js';
 export { ModelError, ModelTimeoutError } from './errors.js';
-export { resolveModel, modelFor, recordUsage, embeddingAvailable, defaultModelId, DEFAULT_MODEL_COLUMN, buildModel } from './registry.js';
+export {
+  resolveModel,
+  modelFor,
+  recordUsage,
+  embeddingAvailable,
+  defaultModelId,
+  DEFAULT_MODEL_COLUMN,
+  buildModel,
+} from './registry.js';
 export { seedCatalogue } from './seed.js';
 export { catalogueFactories, catalogueFactory } from './catalogue.js';
 export type { ModelSpec } from './spec.js';

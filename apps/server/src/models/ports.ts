@@ -97,16 +97,23 @@ export interface Image2TextModel {
 export interface Speech2TextModel {
   readonly kind: 'speech2text';
   readonly id: string;
-  transcribe(audio: Uint8Array, options?: CallOptions & { mimeType?: string; language?: string }): Promise<{ text: string; usage: { tokens: number } }>;
+  transcribe(
+    audio: Uint8Array,
+    options?: CallOptions & { mimeType?: string; language?: string },
+  ): Promise<{ text: string; usage: { tokens: number } }>;
 }
 
 export interface TtsModel {
   readonly kind: 'tts';
   readonly id: string;
-  speak(text: string, options?: CallOptions & { voice?: string; format?: string }): Promise<{ audio: Uint8Array; mimeType: string; usage: { tokens: number } }>;
+  speak(
+    text: string,
+    options?: CallOptions & { voice?: string; format?: string },
+  ): Promise<{ audio: Uint8Array; mimeType: string; usage: { tokens: number } }>;
 }
 
-export type AnyModel = ChatModel | EmbeddingModel | RerankModel | Image2TextModel | Speech2TextModel | TtsModel;
+export type AnyModel =
+  ChatModel | EmbeddingModel | RerankModel | Image2TextModel | Speech2TextModel | TtsModel;
 
 export interface PortOf {
   chat: ChatModel;

@@ -16,7 +16,10 @@ export async function probeModel(ctx: AppContext, spec: ModelSpec, type: ModelTy
     const model = buildModel(ctx, spec, type === 'image2text' ? 'chat' : type, policy);
     switch (model.kind) {
       case 'chat':
-        await model.complete([{ role: 'user', content: 'Hello! How are you doing!' }], { temperature: 0.9, maxTokens: 50 });
+        await model.complete([{ role: 'user', content: 'Hello! How are you doing!' }], {
+          temperature: 0.9,
+          maxTokens: 50,
+        });
         return null;
       case 'embedding': {
         const r = await model.embed(['Test if the api key is available']);

@@ -21,9 +21,27 @@ describe('model registry', () => {
     a = await newUser(server, 'rega');
     b = await newUser(server, 'regb');
     const add = (body: Record<string, unknown>) => call(server, '/v1/llm/add_llm', { token: a.token, body });
-    await add({ llm_factory: 'OpenAI-API-Compatible', llm_name: 'chatty', model_type: 'chat', api_base: llm.url, api_key: 'sk-reg-key' });
-    await add({ llm_factory: 'OpenAI-API-Compatible', llm_name: 'vecs', model_type: 'embedding', api_base: llm.url, api_key: 'sk-reg-key' });
-    await add({ llm_factory: 'OpenAI-API-Compatible', llm_name: 'eyes', model_type: 'image2text', api_base: llm.url, api_key: 'sk-reg-key' });
+    await add({
+      llm_factory: 'OpenAI-API-Compatible',
+      llm_name: 'chatty',
+      model_type: 'chat',
+      api_base: llm.url,
+      api_key: 'sk-reg-key',
+    });
+    await add({
+      llm_factory: 'OpenAI-API-Compatible',
+      llm_name: 'vecs',
+      model_type: 'embedding',
+      api_base: llm.url,
+      api_key: 'sk-reg-key',
+    });
+    await add({
+      llm_factory: 'OpenAI-API-Compatible',
+      llm_name: 'eyes',
+      model_type: 'image2text',
+      api_base: llm.url,
+      api_key: 'sk-reg-key',
+    });
     await add({ llm_factory: 'Xinference', llm_name: 'ranker', model_type: 'rerank', api_base: rr.url });
   });
   afterAll(async () => {
@@ -34,7 +52,9 @@ describe('model registry', () => {
 
   const usedTokens = async (name: string) => {
     const my = (await call<MyLlms>(server, '/v1/llm/my_llms', { token: a.token })).body.data as MyLlms;
-    return Object.values(my).flatMap((g) => g.llm).find((m) => m.name === name)?.used_token;
+    return Object.values(my)
+      .flatMap((g) => g.llm)
+      .find((m) => m.name === name)?.used_token;
   };
 
   it('streams chat through modelFor and adds the usage to used_tokens', async () => {
@@ -62,23 +82,43 @@ describe('model registry', () => {
   });
 
   it('resolves bare names, names without their ___ tag, and vision models as chat', async () => {
-    expect((await resolveModel(server.ctx, a.id, 'chatty___OpenAI-API', 'chat')).id).toBe('chatty___OpenAI-API@OpenAI-API-Compatible');
+    expect((await resolveModel(server.ctx, a.id, 'chatty___OpenAI-API', 'chat')).id).toBe(
+      'chatty___OpenAI-API@OpenAI-API-Compatible',
+    );
     const s = await resolveModel(server.ctx, a.id, 'chatty@OpenAI-API-Compatible', 'chat');
     expect(s.callName).toBe('chatty');
     expect(s.apiKey).toBe('sk-reg-key');
     expect(s.baseUrl).toBe(llm.url);
-    expect((await resolveModel(server.ctx, a.id, 'eyes@OpenAI-API-Compatible', 'chat')).modelType).toBe('chat');
-    expect((await resolveModel(server.ctx, a.id, 'BAAI/bge-small-en-v1.5@Builtin', 'embedding')).factory.name).toBe('Builtin');
+    expect((await resolveModel(server.ctx, a.id, 'eyes@OpenAI-API-Compatible', 'chat')).modelType).toBe(
+      'chat',
+    );
+    expect(
+      (await resolveModel(server.ctx, a.id, 'BAAI/bge-small-en-v1.5@Builtin', 'embedding')).factory.name,
+    ).toBe('Builtin');
   });
 
   it('refuses models of other tenants, of the wrong type, disabled or unset', async () => {
-    await expect(resolveModel(server.ctx, b.id, 'chatty@OpenAI-API-Compatible', 'chat')).rejects.toThrow('Model(chatty@OpenAI-API-Compatible) not authorized');
-    await expect(modelFor(server.ctx, b.id, 'vecs@OpenAI-API-Compatible', 'embedding')).rejects.toThrow(/not authorized/);
-    await expect(resolveModel(server.ctx, a.id, 'vecs@OpenAI-API-Compatible', 'chat')).rejects.toThrow('Model(vecs@OpenAI-API-Compatible) is an embedding model, not chat.');
+    await expect(resolveModel(server.ctx, b.id, 'chatty@OpenAI-API-Compatible', 'chat')).rejects.toThrow(
+      'Model(chatty@OpenAI-API-Compatible) not authorized',
+    );
+    await expect(modelFor(server.ctx, b.id, 'vecs@OpenAI-API-Compatible', 'embedding')).rejects.toThrow(
+      /not authorized/,
+    );
+    await expect(resolveModel(server.ctx, a.id, 'vecs@OpenAI-API-Compatible', 'chat')).rejects.toThrow(
+      'Model(vecs@OpenAI-API-Compatible) is an embedding model, not chat.',
+    );
     await expect(resolveModel(server.ctx, a.id, '', 'rerank')).rejects.toThrow('No rerank model is set.');
-    await call(server, '/v1/llm/enable_llm', { token: a.token, body: { llm_factory: 'Xinference', llm_name: 'ranker', status: '0' } });
-    await expect(resolveModel(server.ctx, a.id, 'ranker@Xinference', 'rerank')).rejects.toThrow(/not authorized/);
-    await call(server, '/v1/llm/enable_llm', { token: a.token, body: { llm_factory: 'Xinference', llm_name: 'ranker', status: '1' } });
+    await call(server, '/v1/llm/enable_llm', {
+      token: a.token,
+      body: { llm_factory: 'Xinference', llm_name: 'ranker', status: '0' },
+    });
+    await expect(resolveModel(server.ctx, a.id, 'ranker@Xinference', 'rerank')).rejects.toThrow(
+      /not authorized/,
+    );
+    await call(server, '/v1/llm/enable_llm', {
+      token: a.token,
+      body: { llm_factory: 'Xinference', llm_name: 'ranker', status: '1' },
+    });
   });
 
   it('embeddingAvailable: configured models yes; unset, foreign, unknown or unreachable Builtin no', async () => {
@@ -89,7 +129,9 @@ describe('model registry', () => {
     const builtin = 'BAAI/bge-small-en-v1.5@Builtin';
     expect(await embeddingAvailable(server.ctx, a.id, builtin)).toBe(true); // not tried yet
     const model = await modelFor(server.ctx, a.id, builtin, 'embedding');
-    await expect(model.embed(['x'])).rejects.toThrow(/is not available: no local copy in .* and the model hub cannot be reached/);
+    await expect(model.embed(['x'])).rejects.toThrow(
+      /is not available: no local copy in .* and the model hub cannot be reached/,
+    );
     expect(await embeddingAvailable(server.ctx, a.id, builtin)).toBe(false);
   });
 
@@ -105,7 +147,14 @@ describe('model registry', () => {
   it('set_tenant_info keeps working with model ids of the tenant', async () => {
     const res = await call(server, '/v1/user/set_tenant_info', {
       token: a.token,
-      body: { tenant_id: a.id, llm_id: 'chatty___OpenAI-API@OpenAI-API-Compatible', embd_id: 'vecs___OpenAI-API@OpenAI-API-Compatible', img2txt_id: '', asr_id: '', rerank_id: 'ranker@Xinference' },
+      body: {
+        tenant_id: a.id,
+        llm_id: 'chatty___OpenAI-API@OpenAI-API-Compatible',
+        embd_id: 'vecs___OpenAI-API@OpenAI-API-Compatible',
+        img2txt_id: '',
+        asr_id: '',
+        rerank_id: 'ranker@Xinference',
+      },
     });
     expect(res.body).toEqual({ code: 0, message: 'success', data: true });
     const info = await call<Record<string, string>>(server, '/v1/user/tenant_info', { token: a.token });

@@ -79,7 +79,12 @@ function builtinSpec(name: string): ModelSpec | undefined {
  * Resolves "<llm_name>@<factory>" (or a bare name, API.md §1.8) against the tenant's enabled models
  * and the bundled Builtin ones. Throws 102 with a readable message when it cannot.
  */
-export async function resolveModel(ctx: AppContext, tenantId: string, modelId: string | null | undefined, type?: ModelType): Promise<ModelSpec> {
+export async function resolveModel(
+  ctx: AppContext,
+  tenantId: string,
+  modelId: string | null | undefined,
+  type?: ModelType,
+): Promise<ModelSpec> {
   if (!modelId) throw errors.data(type ? `No ${type} model is set.` : 'No model is set.');
   const { name, factory } = splitModelId(modelId);
   if (factory === BUILTIN_FACTORY || (!factory && builtinModel(name))) {
@@ -87,7 +92,11 @@ export async function resolveModel(ctx: AppContext, tenantId: string, modelId: s
     if (spec && typeFits('embedding', type)) return spec;
     if (factory === BUILTIN_FACTORY) throw errors.data(`Model(${modelId}) not found.`);
   }
-  let q = ctx.db.kysely.selectFrom('tenant_llm').selectAll().where('tenant_id', '=', tenantId).where('status', '=', '1');
+  let q = ctx.db.kysely
+    .selectFrom('tenant_llm')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', '1');
   if (factory) {
     const f = catalogueFactory(factory);
     const names = f ? [...new Set([name, storedModelName(f, name)])] : [name];
@@ -108,7 +117,12 @@ export async function resolveModel(ctx: AppContext, tenantId: string, modelId: s
 }
 
 /** Adds tokens to the tenant model's `used_tokens` (no-op for Builtin or unknown rows). */
-export async function recordUsage(ctx: AppContext, tenantId: string, modelId: string, tokens: number): Promise<void> {
+export async function recordUsage(
+  ctx: AppContext,
+  tenantId: string,
+  modelId: string,
+  tokens: number,
+): Promise<void> {
   if (!Number.isFinite(tokens) || tokens <= 0) return;
   const { name, factory } = splitModelId(modelId);
   if (!factory || factory === BUILTIN_FACTORY) return;
@@ -122,10 +136,21 @@ export async function recordUsage(ctx: AppContext, tenantId: string, modelId: st
 }
 
 /** Builds the (unmetered) adapter for a resolved spec. */
-export function buildModel(ctx: AppContext, spec: ModelSpec, type: ModelType, policy: CallPolicy = policyFromConfig(ctx.config)): AnyModel {
+export function buildModel(
+  ctx: AppContext,
+  spec: ModelSpec,
+  type: ModelType,
+  policy: CallPolicy = policyFromConfig(ctx.config),
+): AnyModel {
   if (spec.factory.protocol === 'builtin') {
     const model = builtinModel(spec.storedName);
-    if (!model || type !== 'embedding') throw new ModelError(`${BUILTIN_FACTORY}: ${spec.storedName} is not a ${type} model`, BUILTIN_FACTORY, undefined, false);
+    if (!model || type !== 'embedding')
+      throw new ModelError(
+        `${BUILTIN_FACTORY}: ${spec.storedName} is not a ${type} model`,
+        BUILTIN_FACTORY,
+        undefined,
+        false,
+      );
     return new BuiltinEmbeddingModel(ctx.config, model);
   }
   switch (type) {
@@ -142,7 +167,12 @@ export function buildModel(ctx: AppContext, spec: ModelSpec, type: ModelType, po
     case 'tts':
       return new AiSdkTtsModel(spec, policy);
     case 'ocr':
-      throw new ModelError(`${spec.factory.name}: OCR models are not supported`, spec.factory.name, undefined, false);
+      throw new ModelError(
+        `${spec.factory.name}: OCR models are not supported`,
+        spec.factory.name,
+        undefined,
+        false,
+      );
   }
 }
 
@@ -150,17 +180,35 @@ export function buildModel(ctx: AppContext, spec: ModelSpec, type: ModelType, po
  * The port for a tenant's model, built from its stored credentials. Usage of every call is added to
  * the tenant model's `used_tokens`. Without `type` the model's own type is used.
  */
-export async function modelFor<T extends keyof PortOf>(ctx: AppContext, tenantId: string, modelId: string, type: T): Promise<PortOf[T]>;
+export async function modelFor<T extends keyof PortOf>(
+  ctx: AppContext,
+  tenantId: string,
+  modelId: string,
+  type: T,
+): Promise<PortOf[T]>;
 export async function modelFor(ctx: AppContext, tenantId: string, modelId: string): Promise<AnyModel>;
-export async function modelFor(ctx: AppContext, tenantId: string, modelId: string, type?: keyof PortOf): Promise<AnyModel> {
+export async function modelFor(
+  ctx: AppContext,
+  tenantId: string,
+  modelId: string,
+  type?: keyof PortOf,
+): Promise<AnyModel> {
   const spec = await resolveModel(ctx, tenantId, modelId, type);
   const model = buildModel(ctx, spec, type ?? (spec.modelType as keyof PortOf));
   return metered(model, (tokens) => recordUsage(ctx, tenantId, spec.id, tokens));
 }
 
 /** The tenant's system default model id for a type ("" when none is set). */
-export async function defaultModelId(ctx: AppContext, tenantId: string, type: keyof typeof DEFAULT_MODEL_COLUMN): Promise<string> {
-  const row = await ctx.db.kysely.selectFrom('tenant').selectAll().where('id', '=', tenantId).executeTakeFirst();
+export async function defaultModelId(
+  ctx: AppContext,
+  tenantId: string,
+  type: keyof typeof DEFAULT_MODEL_COLUMN,
+): Promise<string> {
+  const row = await ctx.db.kysely
+    .selectFrom('tenant')
+    .selectAll()
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
   return (row?.[DEFAULT_MODEL_COLUMN[type]] as string | null | undefined) ?? '';
 }
 
@@ -169,7 +217,11 @@ export async function defaultModelId(ctx: AppContext, tenantId: string, type: ke
  * credentials, or a Builtin model with a local copy (or not yet known to be unreachable). No call is
  * made. When false, callers work keyword-only and say so.
  */
-export async function embeddingAvailable(ctx: AppContext, tenantId: string, embdId: string | null | undefined): Promise<boolean> {
+export async function embeddingAvailable(
+  ctx: AppContext,
+  tenantId: string,
+  embdId: string | null | undefined,
+): Promise<boolean> {
   if (!embdId) return false;
   try {
     const spec = await resolveModel(ctx, tenantId, embdId, 'embedding');

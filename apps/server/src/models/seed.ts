@@ -17,7 +17,14 @@ export async function seedCatalogue(ctx: AppContext): Promise<void> {
   if (seen?.value === digest) return;
 
   const stamps = creationStamps();
-  const factoryRows = factories.map((f) => ({ name: f.name, logo: f.logo, tags: f.tags, rank: f.rank, status: f.status, ...stamps }));
+  const factoryRows = factories.map((f) => ({
+    name: f.name,
+    logo: f.logo,
+    tags: f.tags,
+    rank: f.rank,
+    status: f.status,
+    ...stamps,
+  }));
   const modelRows = factories.flatMap((f) =>
     f.llm.map((m) => ({
       llm_name: m.llm_name,

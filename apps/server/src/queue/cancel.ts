@@ -25,7 +25,12 @@ export async function cancelDocument(ctx: AppContext, docId: string): Promise<vo
   const now = Date.now();
   const line = `${clock(now)} Task has been canceled. [Canceled]`;
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx.updateTable('task').set({ cancel: 1, ...updateStamps(now) }).where('doc_id', '=', docId).where('task_type', '=', '').execute();
+    await trx
+      .updateTable('task')
+      .set({ cancel: 1, ...updateStamps(now) })
+      .where('doc_id', '=', docId)
+      .where('task_type', '=', '')
+      .execute();
     await trx
       .updateTable('task')
       .set({

@@ -13,7 +13,11 @@ import { updateStamps } from '../util/time.js';
 /** Attempts after the first one before a task is given up. */
 export const MAX_RETRIES = 3;
 
-export async function claimNextTask(ctx: AppContext, owner: string, leaseMs: number): Promise<TaskTable | null> {
+export async function claimNextTask(
+  ctx: AppContext,
+  owner: string,
+  leaseMs: number,
+): Promise<TaskTable | null> {
   const now = Date.now();
   const stamps = updateStamps(now);
   const lock = ctx.db.dialect === 'postgres' ? sql`for update skip locked` : sql``;
@@ -42,7 +46,12 @@ export async function claimNextTask(ctx: AppContext, owner: string, leaseMs: num
  * Extends the lease. Answers "lost" when the task is no longer ours (expired and re-claimed, or
  * deleted), "cancelled" when its cancel flag is set, else "held".
  */
-export async function renewLease(ctx: AppContext, taskId: string, owner: string, leaseMs: number): Promise<'held' | 'lost' | 'cancelled'> {
+export async function renewLease(
+  ctx: AppContext,
+  taskId: string,
+  owner: string,
+  leaseMs: number,
+): Promise<'held' | 'lost' | 'cancelled'> {
   const row = await ctx.db.kysely
     .updateTable('task')
     .set({ lease_until: Date.now() + leaseMs })

@@ -13,8 +13,14 @@ import type { TaskProgress } from './progress.js';
 export const EMBED_BATCH = 16;
 
 export function embedText(d: ChunkDraft): string {
-  const raw = d.question_kwd && d.question_kwd.length > 0 ? d.question_kwd.join('\n') : (d.search_text ?? d.content_with_weight);
-  const text = raw.replace(/<[^>]{0,2000}>/g, ' ').replace(/\s+/g, ' ').trim();
+  const raw =
+    d.question_kwd && d.question_kwd.length > 0
+      ? d.question_kwd.join('\n')
+      : (d.search_text ?? d.content_with_weight);
+  const text = raw
+    .replace(/<[^>]{0,2000}>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text || raw;
 }
 
@@ -55,6 +61,9 @@ export async function embedChunks(
     const done = Math.min(i + EMBED_BATCH, drafts.length);
     await progress.report(0.85 + (0.1 * done) / drafts.length);
   }
-  await progress.report(0.95, `Embedding ${drafts.length} chunks done (${((Date.now() - started) / 1000).toFixed(2)}s).`);
+  await progress.report(
+    0.95,
+    `Embedding ${drafts.length} chunks done (${((Date.now() - started) / 1000).toFixed(2)}s).`,
+  );
   return out;
 }

@@ -49,7 +49,8 @@ export function splitRanges(input: SplitInput): Range[] {
       Number(input.config.task_page_size) || (input.parserId === 'paper' ? 22 : 12),
     );
     const size = pdfIsSplit(input.parserId, input.config) ? pageSize : Number.MAX_SAFE_INTEGER;
-    const pages = Array.isArray(input.config.pages) && input.config.pages.length > 0 ? input.config.pages : [[1, 100000]];
+    const pages =
+      Array.isArray(input.config.pages) && input.config.pages.length > 0 ? input.config.pages : [[1, 100000]];
     const out: Range[] = [];
     for (const range of pages as unknown[]) {
       const [a, b] = Array.isArray(range) ? range : [1, 100000];

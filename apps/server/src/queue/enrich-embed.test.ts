@@ -38,15 +38,29 @@ describe('enrichment and embeddings through the tenant models (API.md §19.7)', 
     server = await startTestServer();
     host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 200 });
     alice = await newUser(server, 'alice');
-    for (const [name, type] of [['chatty', 'chat'], ['embedder', 'embedding']] as const) {
+    for (const [name, type] of [
+      ['chatty', 'chat'],
+      ['embedder', 'embedding'],
+    ] as const) {
       const res = await call(server, '/v1/llm/add_llm', {
         token: alice.token,
-        body: { llm_factory: 'OpenAI-API-Compatible', llm_name: name, model_type: type, api_base: `${llm.url}/v1`, api_key: 'k' },
+        body: {
+          llm_factory: 'OpenAI-API-Compatible',
+          llm_name: name,
+          model_type: type,
+          api_base: `${llm.url}/v1`,
+          api_key: 'k',
+        },
       });
       expect(res.body.code).toBe(0);
     }
-    const rows = await server.ctx.db.kysely.selectFrom('tenant_llm').selectAll().where('tenant_id', '=', alice.id).execute();
-    const id = (type: string) => rows.filter((r) => r.model_type === type).map((r) => `${r.llm_name}@${r.llm_factory}`)[0];
+    const rows = await server.ctx.db.kysely
+      .selectFrom('tenant_llm')
+      .selectAll()
+      .where('tenant_id', '=', alice.id)
+      .execute();
+    const id = (type: string) =>
+      rows.filter((r) => r.model_type === type).map((r) => `${r.llm_name}@${r.llm_factory}`)[0];
     chatId = id('chat');
     embdId = id('embedding');
   });
@@ -60,9 +74,18 @@ describe('enrichment and embeddings through the tenant models (API.md §19.7)', 
     const kb = await createKb(server, alice.token, {
       name: 'Enriched',
       embd_id: embdId,
-      parser_config: { chunk_token_num: 8, delimiter: '\n', auto_keywords: 3, auto_questions: 2, llm_id: chatId },
+      parser_config: {
+        chunk_token_num: 8,
+        delimiter: '\n',
+        auto_keywords: 3,
+        auto_questions: 2,
+        llm_id: chatId,
+      },
     });
-    const text = Array.from({ length: 20 }, (_, i) => `Line number ${i} says something different about topic ${i}.`).join('\n');
+    const text = Array.from(
+      { length: 20 },
+      (_, i) => `Line number ${i} says something different about topic ${i}.`,
+    ).join('\n');
     const [doc] = await uploadDocs(server, alice.token, kb, [{ name: 'lines.txt', data: text }]);
     await runDocs(server, alice.token, [doc.id]);
     const settled = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
@@ -102,7 +125,9 @@ describe('enrichment and embeddings through the tenant models (API.md §19.7)', 
     await runDocs(server, alice.token, [doc.id]);
     const settled = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
     expect(settled.run).toBe('3');
-    expect(settled.progress_msg).toMatch(/Keyword-only indexing: embedding model missing-model@OpenAI is not available/);
+    expect(settled.progress_msg).toMatch(
+      /Keyword-only indexing: embedding model missing-model@OpenAI is not available/,
+    );
     const index = await chunkIndexOf(server.ctx);
     const listed = (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 10)).chunks;
     const chunks = await index.getMany(listed.map((c) => c.id));

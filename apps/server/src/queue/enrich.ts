@@ -89,11 +89,17 @@ export async function enrichChunks(
         const found = parseKeywords(await ask(keywordPrompt(keywords, d.content_with_weight)), keywords);
         d.important_kwd = [...new Set([...(d.important_kwd ?? []), ...found])];
       });
-      await progress.report(0.82, `Keywords generation ${drafts.length} chunks completed in ${((Date.now() - started) / 1000).toFixed(2)}s`);
+      await progress.report(
+        0.82,
+        `Keywords generation ${drafts.length} chunks completed in ${((Date.now() - started) / 1000).toFixed(2)}s`,
+      );
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if ((err as Error).name === 'TaskCancelled' || (err as Error).name === 'TaskLost') throw err;
-      await progress.report(null, `Keyword generation failed (${(err as Error).message}); continuing without keywords.`);
+      await progress.report(
+        null,
+        `Keyword generation failed (${(err as Error).message}); continuing without keywords.`,
+      );
     }
   }
   if (questions > 0) {
@@ -104,11 +110,17 @@ export async function enrichChunks(
         const found = parseQuestions(await ask(questionPrompt(questions, d.content_with_weight)), questions);
         d.question_kwd = [...new Set([...(d.question_kwd ?? []), ...found])];
       });
-      await progress.report(0.84, `Question generation ${drafts.length} chunks completed in ${((Date.now() - started) / 1000).toFixed(2)}s`);
+      await progress.report(
+        0.84,
+        `Question generation ${drafts.length} chunks completed in ${((Date.now() - started) / 1000).toFixed(2)}s`,
+      );
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if ((err as Error).name === 'TaskCancelled' || (err as Error).name === 'TaskLost') throw err;
-      await progress.report(null, `Question generation failed (${(err as Error).message}); continuing without questions.`);
+      await progress.report(
+        null,
+        `Question generation failed (${(err as Error).message}); continuing without questions.`,
+      );
     }
   }
 }

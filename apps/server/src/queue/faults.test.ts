@@ -5,7 +5,8 @@ import { createKb, listDocs, runDocs, upload, uploadDocs, waitSettled } from '..
 import { makePdf, textPages } from './testing/make-pdf.js';
 import { startWorkerHost, type WorkerHost } from './worker-host.js';
 
-const BAD_FORMAT = 'There seems to be an issue with your file format. Please verify it is correct and not corrupted.';
+const BAD_FORMAT =
+  'There seems to be an issue with your file format. Please verify it is correct and not corrupted.';
 
 describe('bad input and faults: clear errors, failed documents, the server keeps going', () => {
   let server: TestServer;
@@ -26,8 +27,22 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
     const good = makePdf(textPages(3, 8));
     const truncated = good.subarray(0, Math.floor(good.length * 0.6));
     const encrypted = makePdf(textPages(2, 5), { userPassword: 'secret' });
-    const declaredBomb = rawZip([{ name: 'word/document.xml', data: Buffer.alloc(0), declaredSize: 600 * 1024 * 1024, compressed: deflatedZeros(600) }]);
-    const lyingBomb = rawZip([{ name: 'word/document.xml', data: Buffer.alloc(0), declaredSize: 2000, compressed: deflatedZeros(700) }]);
+    const declaredBomb = rawZip([
+      {
+        name: 'word/document.xml',
+        data: Buffer.alloc(0),
+        declaredSize: 600 * 1024 * 1024,
+        compressed: deflatedZeros(600),
+      },
+    ]);
+    const lyingBomb = rawZip([
+      {
+        name: 'word/document.xml',
+        data: Buffer.alloc(0),
+        declaredSize: 2000,
+        compressed: deflatedZeros(700),
+      },
+    ]);
     const docx = await buildDocx({ body: para('A perfectly normal Word document.') });
     const docs = await uploadDocs(server, alice.token, kb, [
       { name: 'good.pdf', data: good },
@@ -39,7 +54,11 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
       { name: 'plain.txt', data: 'still fine' },
       { name: 'empty.pdf', data: Buffer.alloc(0) },
     ]);
-    await runDocs(server, alice.token, docs.map((d) => d.id));
+    await runDocs(
+      server,
+      alice.token,
+      docs.map((d) => d.id),
+    );
     const settled = await waitSettled(server, alice.token, kb, 120_000);
     const byName = new Map([...settled.values()].map((d) => [d.name, d]));
     for (const name of ['good.pdf', 'normal.docx', 'plain.txt']) {
@@ -66,11 +85,23 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
 
   it('refuses DOCX files that are not zips, PDFs that are not PDFs, and unknown extensions at upload', async () => {
     const kb = await createKb(server, alice.token, { name: 'Refusals' });
-    expect((await upload(server, alice.token, { kb_id: kb }, [{ name: 'fake.pdf', data: 'hello, no header here' }])).body).toMatchObject({
+    expect(
+      (
+        await upload(server, alice.token, { kb_id: kb }, [
+          { name: 'fake.pdf', data: 'hello, no header here' },
+        ])
+      ).body,
+    ).toMatchObject({
       code: 102,
       message: BAD_FORMAT,
     });
-    expect((await upload(server, alice.token, { kb_id: kb }, [{ name: 'fake.docx', data: 'this is plain text, not a zip' }])).body).toMatchObject({
+    expect(
+      (
+        await upload(server, alice.token, { kb_id: kb }, [
+          { name: 'fake.docx', data: 'this is plain text, not a zip' },
+        ])
+      ).body,
+    ).toMatchObject({
       code: 102,
       message: BAD_FORMAT,
     });
@@ -80,7 +111,9 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
       { name: 'ok.txt', data: 'kept' },
     ]);
     expect(mixed.body.code).toBe(500);
-    expect(mixed.body.message).toBe(`virus.exe: This type of file has not been supported yet!\nfake.docx: ${BAD_FORMAT}`);
+    expect(mixed.body.message).toBe(
+      `virus.exe: This type of file has not been supported yet!\nfake.docx: ${BAD_FORMAT}`,
+    );
     expect((mixed.body.data as Array<{ name: string }>).map((d) => d.name)).toEqual(['ok.txt']);
     expect((await listDocs(server, alice.token, kb)).map((d) => d.name)).toEqual(['ok.txt']);
   });
@@ -106,17 +139,33 @@ describe('upload limits: a rejected batch stores nothing', () => {
       { name: 'small.txt', data: 'fits' },
       { name: 'big.txt', data: 'x'.repeat(4096) },
     ]);
-    expect(big.body).toMatchObject({ code: 101, message: 'big.txt: The file is larger than the upload limit (2.0 KB).' });
+    expect(big.body).toMatchObject({
+      code: 101,
+      message: 'big.txt: The file is larger than the upload limit (2.0 KB).',
+    });
     expect(await listDocs(server, alice.token, kb)).toEqual([]);
-    expect(await server.ctx.db.kysely.selectFrom('file').select('id').where('source_type', '=', 'knowledgebase').execute()).toEqual([]);
+    expect(
+      await server.ctx.db.kysely
+        .selectFrom('file')
+        .select('id')
+        .where('source_type', '=', 'knowledgebase')
+        .execute(),
+    ).toEqual([]);
     // Exactly 32 files is fine.
     const ok = await upload(server, alice.token, { kb_id: kb }, many.slice(0, 32));
     expect(ok.body.code).toBe(0);
     expect((ok.body.data as unknown[]).length).toBe(32);
     // The optional per-tenant cap (MAX_DOCS_PER_TENANT=35): 3 more fit, the rest are refused per file.
-    const capped = await upload(server, alice.token, { kb_id: kb }, Array.from({ length: 5 }, (_, i) => ({ name: `g${i}.txt`, data: 'more' })));
+    const capped = await upload(
+      server,
+      alice.token,
+      { kb_id: kb },
+      Array.from({ length: 5 }, (_, i) => ({ name: `g${i}.txt`, data: 'more' })),
+    );
     expect(capped.body.code).toBe(500);
-    expect(capped.body.message).toBe(['g3.txt', 'g4.txt'].map((n) => `${n}: Exceed the maximum file number of a free user!`).join('\n'));
+    expect(capped.body.message).toBe(
+      ['g3.txt', 'g4.txt'].map((n) => `${n}: Exceed the maximum file number of a free user!`).join('\n'),
+    );
     expect((capped.body.data as unknown[]).length).toBe(3);
   });
 });

@@ -23,16 +23,32 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
   });
 
   const tasksOf = (docId: string) =>
-    server.ctx.db.kysely.selectFrom('task').selectAll().where('doc_id', '=', docId).orderBy('from_page').execute();
+    server.ctx.db.kysely
+      .selectFrom('task')
+      .selectAll()
+      .where('doc_id', '=', docId)
+      .orderBy('from_page')
+      .execute();
 
   it('parses documents to run "3" with the progress log, counters and content-hash chunk ids', async () => {
     const kb = await createKb(server, alice.token, { name: 'Run', parser_config: { chunk_token_num: 64 } });
-    const text = Array.from({ length: 40 }, (_, i) => `Sentence number ${i} talks about retrieval and parsing.`).join('\n');
+    const text = Array.from(
+      { length: 40 },
+      (_, i) => `Sentence number ${i} talks about retrieval and parsing.`,
+    ).join('\n');
     const docs = await uploadDocs(server, alice.token, kb, [
       { name: 'long.txt', data: text },
       { name: 'short.md', data: '# Title\n\nA short markdown document.' },
     ]);
-    expect((await runDocs(server, alice.token, docs.map((d) => d.id))).body).toEqual({ code: 0, message: 'success', data: true });
+    expect(
+      (
+        await runDocs(
+          server,
+          alice.token,
+          docs.map((d) => d.id),
+        )
+      ).body,
+    ).toEqual({ code: 0, message: 'success', data: true });
     const settled = await waitSettled(server, alice.token, kb);
     const index = await chunkIndexOf(server.ctx);
     let total = 0;
@@ -66,17 +82,36 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
       }
       total += doc.chunk_num;
     }
-    const kbRow = (await call<Record<string, number>>(server, `/v1/kb/detail?kb_id=${kb}`, { token: alice.token })).body.data!;
+    const kbRow = (
+      await call<Record<string, number>>(server, `/v1/kb/detail?kb_id=${kb}`, { token: alice.token })
+    ).body.data!;
     expect(kbRow.chunk_num).toBe(total);
-    expect((await call(server, `/v1/kb/basic_info?kb_id=${kb}`, { token: alice.token })).body.data).toMatchObject({ finished: 2, processing: 0 });
+    expect(
+      (await call(server, `/v1/kb/basic_info?kb_id=${kb}`, { token: alice.token })).body.data,
+    ).toMatchObject({ finished: 2, processing: 0 });
   });
 
   it('splits a PDF into task_page_size tasks within its page ranges, clipped to the page count', async () => {
-    const kb = await createKb(server, alice.token, { name: 'Pages', parser_config: { pages: [[1, 5], [8, 30]], task_page_size: 3 } });
-    const [doc] = await uploadDocs(server, alice.token, kb, [{ name: 'ten.pdf', data: makePdf(textPages(10, 6)) }]);
+    const kb = await createKb(server, alice.token, {
+      name: 'Pages',
+      parser_config: {
+        pages: [
+          [1, 5],
+          [8, 30],
+        ],
+        task_page_size: 3,
+      },
+    });
+    const [doc] = await uploadDocs(server, alice.token, kb, [
+      { name: 'ten.pdf', data: makePdf(textPages(10, 6)) },
+    ]);
     await runDocs(server, alice.token, [doc.id]);
     const tasks = await tasksOf(doc.id);
-    expect(tasks.map((t) => [t.from_page, t.to_page])).toEqual([[0, 3], [3, 5], [7, 10]]);
+    expect(tasks.map((t) => [t.from_page, t.to_page])).toEqual([
+      [0, 3],
+      [3, 5],
+      [7, 10],
+    ]);
     const settled = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
     expect(settled.run).toBe('3');
     expect(settled.progress_msg).toMatch(/^\d\d:\d\d:\d\d Page\(1~3\): Start to parse\./m);
@@ -92,7 +127,9 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
 
   it('re-parsing reuses finished tasks unless asked to clear; clearing rebuilds from scratch', async () => {
     const kb = await createKb(server, alice.token, { name: 'Reparse' });
-    const [doc] = await uploadDocs(server, alice.token, kb, [{ name: 'r.txt', data: 'alpha line\nbeta line\ngamma line' }]);
+    const [doc] = await uploadDocs(server, alice.token, kb, [
+      { name: 'r.txt', data: 'alpha line\nbeta line\ngamma line' },
+    ]);
     await runDocs(server, alice.token, [doc.id]);
     const first = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
     const ids = (await tasksOf(doc.id))[0].chunk_ids;
@@ -110,29 +147,45 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
     expect(cleared.chunk_num).toBe(first.chunk_num);
     const index = await chunkIndexOf(server.ctx);
     expect(await index.countByDoc(doc.id)).toBe(first.chunk_num);
-    const kbRow = (await call<Record<string, number>>(server, `/v1/kb/detail?kb_id=${kb}`, { token: alice.token })).body.data!;
+    const kbRow = (
+      await call<Record<string, number>>(server, `/v1/kb/detail?kb_id=${kb}`, { token: alice.token })
+    ).body.data!;
     expect(kbRow.chunk_num).toBe(first.chunk_num);
   });
 
   it('cancels a running document: run "2", progress 0, tasks end [Canceled] and are not rolled up', async () => {
     const kb = await createKb(server, alice.token, { name: 'Cancel', parser_config: { task_page_size: 1 } });
-    const [doc] = await uploadDocs(server, alice.token, kb, [{ name: 'big.pdf', data: makePdf(textPages(60, 40)) }]);
-    expect((await call(server, '/v1/document/run', { token: alice.token, body: { doc_ids: [doc.id], run: '2' } })).body).toMatchObject({
+    const [doc] = await uploadDocs(server, alice.token, kb, [
+      { name: 'big.pdf', data: makePdf(textPages(60, 40)) },
+    ]);
+    expect(
+      (await call(server, '/v1/document/run', { token: alice.token, body: { doc_ids: [doc.id], run: '2' } }))
+        .body,
+    ).toMatchObject({
       code: 102,
       message: 'Cannot cancel a task that is not in RUNNING status',
     });
     await runDocs(server, alice.token, [doc.id]);
     const deadline = Date.now() + 20_000;
-    while (!(await tasksOf(doc.id)).some((t) => t.progress === 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect((await call(server, '/v1/document/run', { token: alice.token, body: { doc_ids: [doc.id], run: '2' } })).body.code).toBe(0);
+    while (!(await tasksOf(doc.id)).some((t) => t.progress === 1) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(
+      (await call(server, '/v1/document/run', { token: alice.token, body: { doc_ids: [doc.id], run: '2' } }))
+        .body.code,
+    ).toBe(0);
     const stopBy = Date.now() + 15_000;
-    while ((await tasksOf(doc.id)).some((t) => t.progress >= 0 && t.progress < 1) && Date.now() < stopBy) await new Promise((r) => setTimeout(r, 50));
+    while ((await tasksOf(doc.id)).some((t) => t.progress >= 0 && t.progress < 1) && Date.now() < stopBy)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 500)); // a roll-up pass would have run by now
     const [row] = (await listDocs(server, alice.token, kb)).filter((d) => d.id === doc.id);
     expect(row.run).toBe('2');
     expect(row.progress).toBe(0);
     const tasks = await tasksOf(doc.id);
-    expect(tasks.filter((t) => t.progress !== 1 && t.progress !== -1).map((t) => [t.from_page, t.progress, t.progress_msg])).toEqual([]);
+    expect(
+      tasks
+        .filter((t) => t.progress !== 1 && t.progress !== -1)
+        .map((t) => [t.from_page, t.progress, t.progress_msg]),
+    ).toEqual([]);
     expect(tasks.some((t) => t.progress === -1 && /\[Canceled\]$/.test(t.progress_msg))).toBe(true);
     expect(tasks.every((t) => t.cancel === 1)).toBe(true);
   });
@@ -146,15 +199,32 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
     await runDocs(server, alice.token, [doc.id]);
     await waitSettled(server, alice.token, kb);
     const post = (body: unknown) => call(server, '/v1/document/change_parser', { token: alice.token, body });
-    expect((await post({ doc_id: img.id, parser_id: 'naive' })).body).toMatchObject({ code: 102, message: 'Not supported yet!' });
+    expect((await post({ doc_id: img.id, parser_id: 'naive' })).body).toMatchObject({
+      code: 102,
+      message: 'Not supported yet!',
+    });
     expect((await post({ doc_id: doc.id, parser_id: 'naive' })).body).toMatchObject({ code: 0, data: true });
     expect((await listDocs(server, alice.token, kb)).find((d) => d.id === doc.id)?.run).toBe('3'); // unchanged: no-op
     expect((await post({ doc_id: doc.id, parser_id: 'one' })).body).toMatchObject({ code: 0, data: true });
     const after = (await listDocs(server, alice.token, kb)).find((d) => d.id === doc.id)!;
-    expect(after).toMatchObject({ run: '0', progress: 0, progress_msg: '', chunk_num: 0, token_num: 0, parser_id: 'one' });
+    expect(after).toMatchObject({
+      run: '0',
+      progress: 0,
+      progress_msg: '',
+      chunk_num: 0,
+      token_num: 0,
+      parser_id: 'one',
+    });
     expect(await (await chunkIndexOf(server.ctx)).countByDoc(doc.id)).toBe(0);
     expect(await tasksOf(doc.id)).toEqual([]);
-    expect((await call(server, '/v1/document/change_parser', { token: (await newUser(server)).token, body: { doc_id: doc.id, parser_id: 'qa' } })).body.code).toBe(109);
+    expect(
+      (
+        await call(server, '/v1/document/change_parser', {
+          token: (await newUser(server)).token,
+          body: { doc_id: doc.id, parser_id: 'qa' },
+        })
+      ).body.code,
+    ).toBe(109);
   });
 
   it('mirrors the enable switch, renames and the KB pagerank into the chunks', async () => {
@@ -163,37 +233,83 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
     await runDocs(server, alice.token, [doc.id]);
     await waitSettled(server, alice.token, kb);
     const index = await chunkIndexOf(server.ctx);
-    const chunks = async () => (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 50)).chunks;
-    await call(server, '/v1/document/change_status', { token: alice.token, body: { doc_ids: [doc.id], status: '0' } });
+    const chunks = async () =>
+      (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 50)).chunks;
+    await call(server, '/v1/document/change_status', {
+      token: alice.token,
+      body: { doc_ids: [doc.id], status: '0' },
+    });
     expect((await chunks()).every((c) => c.available_int === 0)).toBe(true);
-    await call(server, '/v1/document/change_status', { token: alice.token, body: { doc_ids: [doc.id], status: 1 } });
+    await call(server, '/v1/document/change_status', {
+      token: alice.token,
+      body: { doc_ids: [doc.id], status: 1 },
+    });
     expect((await chunks()).every((c) => c.available_int === 1)).toBe(true);
-    await call(server, '/v1/document/rename', { token: alice.token, body: { doc_id: doc.id, name: 'renamed.txt' } });
+    await call(server, '/v1/document/rename', {
+      token: alice.token,
+      body: { doc_id: doc.id, name: 'renamed.txt' },
+    });
     expect((await chunks()).every((c) => c.docnm_kwd === 'renamed.txt')).toBe(true);
-    await call(server, '/v1/kb/update', { token: alice.token, body: { kb_id: kb, name: 'Mirror', description: '', parser_id: 'naive', pagerank: 30 } });
+    await call(server, '/v1/kb/update', {
+      token: alice.token,
+      body: { kb_id: kb, name: 'Mirror', description: '', parser_id: 'naive', pagerank: 30 },
+    });
     expect((await chunks()).every((c) => c.pagerank_fea === 30)).toBe(true);
   });
 
   it('counts, removes and renames tags of tag-method chunks', async () => {
     const kb = await createKb(server, alice.token, { name: 'Tags', parser_id: 'tag' });
     const [doc] = await uploadDocs(server, alice.token, kb, [
-      { name: 'tags.txt', data: 'Apples are red\tfruit,red\nBananas are yellow\tfruit,yellow\nCherries\tfruit,red' },
+      {
+        name: 'tags.txt',
+        data: 'Apples are red\tfruit,red\nBananas are yellow\tfruit,yellow\nCherries\tfruit,red',
+      },
     ]);
     await runDocs(server, alice.token, [doc.id]);
     expect((await waitSettled(server, alice.token, kb)).get(doc.id)?.run).toBe('3');
-    const tags = async () => (await call<Array<[string, number]>>(server, `/v1/kb/${kb}/tags`, { token: alice.token })).body.data;
-    expect(await tags()).toEqual([['fruit', 3], ['red', 2], ['yellow', 1]]);
-    expect((await call(server, `/v1/kb/tags?kb_ids=${kb}`, { token: alice.token })).body.data).toEqual([['fruit', 3], ['red', 2], ['yellow', 1]]);
-    expect((await call(server, `/v1/kb/${kb}/rm_tags`, { token: alice.token, body: { tags: ['red'] } })).body.data).toBe(true);
-    expect((await call(server, `/v1/kb/${kb}/rename_tag`, { token: alice.token, body: { from_tag: 'fruit', to_tag: 'food' } })).body.data).toBe(true);
-    expect(await tags()).toEqual([['food', 3], ['yellow', 1]]);
+    const tags = async () =>
+      (await call<Array<[string, number]>>(server, `/v1/kb/${kb}/tags`, { token: alice.token })).body.data;
+    expect(await tags()).toEqual([
+      ['fruit', 3],
+      ['red', 2],
+      ['yellow', 1],
+    ]);
+    expect((await call(server, `/v1/kb/tags?kb_ids=${kb}`, { token: alice.token })).body.data).toEqual([
+      ['fruit', 3],
+      ['red', 2],
+      ['yellow', 1],
+    ]);
+    expect(
+      (await call(server, `/v1/kb/${kb}/rm_tags`, { token: alice.token, body: { tags: ['red'] } })).body.data,
+    ).toBe(true);
+    expect(
+      (
+        await call(server, `/v1/kb/${kb}/rename_tag`, {
+          token: alice.token,
+          body: { from_tag: 'fruit', to_tag: 'food' },
+        })
+      ).body.data,
+    ).toBe(true);
+    expect(await tags()).toEqual([
+      ['food', 3],
+      ['yellow', 1],
+    ]);
     const stranger = await newUser(server);
-    expect((await call(server, `/v1/kb/${kb}/rm_tags`, { token: stranger.token, body: { tags: ['x'] } })).body.code).toBe(109);
+    expect(
+      (await call(server, `/v1/kb/${kb}/rm_tags`, { token: stranger.token, body: { tags: ['x'] } })).body
+        .code,
+    ).toBe(109);
   });
 
   it('publishes the worker heartbeat for /v1/system/status', async () => {
-    const status = await call<{ task_executor_heartbeats: Record<string, unknown[]> }>(server, '/v1/system/status', { token: alice.token });
-    const beats = (status.body.data as { task_executor_heartbeats: Record<string, Array<Record<string, unknown>>> }).task_executor_heartbeats;
+    const status = await call<{ task_executor_heartbeats: Record<string, unknown[]> }>(
+      server,
+      '/v1/system/status',
+      { token: alice.token },
+    );
+    const beats = (
+      status.body.data as { task_executor_heartbeats: Record<string, Array<Record<string, unknown>>> }
+    ).task_executor_heartbeats;
     expect(beats[host.name]?.[0]).toMatchObject({ name: host.name, pid: process.pid });
   });
 });

@@ -55,7 +55,10 @@ export async function describePictures(
   try {
     model = await modelFor(ctx, tenantId, modelId, 'image2text');
   } catch (err) {
-    await progress.report(null, `Image-to-text model ${modelId} is not available (${(err as Error).message}); the picture keeps its OCR text only.`);
+    await progress.report(
+      null,
+      `Image-to-text model ${modelId} is not available (${(err as Error).message}); the picture keeps its OCR text only.`,
+    );
     return drafts;
   }
   const out = [...drafts];
@@ -67,13 +70,18 @@ export async function describePictures(
     for (const d of out.filter((x) => x.doc_type_kwd === 'image' && x.image)) {
       await progress.checkCancel();
       await progress.report(null, `Use CV LLM ${modelId} to describe the picture.`);
-      const answer = (await model.describe({ data: d.image!, mimeType: 'image/jpeg' }, undefined, { signal })).text.trim();
+      const answer = (
+        await model.describe({ data: d.image!, mimeType: 'image/jpeg' }, undefined, { signal })
+      ).text.trim();
       await progress.report(null, `CV LLM respond: ${answer.slice(0, 32)}${answer.length > 32 ? '...' : ''}`);
       if (answer) d.content_with_weight = [d.content_with_weight.trim(), answer].filter(Boolean).join('\n');
     }
   } catch (err) {
     if (stopping(err, signal)) throw err;
-    await progress.report(null, `Picture description failed (${(err as Error).message}); the picture keeps its OCR text only.`);
+    await progress.report(
+      null,
+      `Picture description failed (${(err as Error).message}); the picture keeps its OCR text only.`,
+    );
     return drafts.filter((d) => d.content_with_weight.trim());
   }
   return out.filter((d) => d.content_with_weight.trim());

@@ -14,9 +14,30 @@ describe('task splitting (API.md §19.8)', () => {
     splitRanges({ suffix: 'pdf', parserId, config, pageCount }).map((r) => [r.from, r.to]);
 
   it('splits PDFs by task_page_size (12, paper 22) within clipped page ranges', () => {
-    expect(pdf({})).toEqual([[0, 12], [12, 24], [24, 30]]);
-    expect(pdf({}, 30, 'paper')).toEqual([[0, 22], [22, 30]]);
-    expect(pdf({ task_page_size: 5, pages: [[2, 7], [20, 40]] })).toEqual([[1, 6], [6, 7], [19, 24], [24, 29], [29, 30]]);
+    expect(pdf({})).toEqual([
+      [0, 12],
+      [12, 24],
+      [24, 30],
+    ]);
+    expect(pdf({}, 30, 'paper')).toEqual([
+      [0, 22],
+      [22, 30],
+    ]);
+    expect(
+      pdf({
+        task_page_size: 5,
+        pages: [
+          [2, 7],
+          [20, 40],
+        ],
+      }),
+    ).toEqual([
+      [1, 6],
+      [6, 7],
+      [19, 24],
+      [24, 29],
+      [29, 30],
+    ]);
     expect(pdf({ pages: [[40, 50]] })).toEqual([]);
   });
 
@@ -25,16 +46,25 @@ describe('task splitting (API.md §19.8)', () => {
     expect(pdf({}, 30, 'knowledge_graph')).toEqual([[0, 30]]);
     expect(pdf({ layout_recognize: 'Plain Text' })).toEqual([[0, 30]]);
     expect(pdf({ toc_extraction: true })).toEqual([[0, 30]]);
-    expect(splitRanges({ suffix: 'pdf', parserId: 'naive', config: {} })).toEqual([{ from: 0, to: 100000000 }]);
+    expect(splitRanges({ suffix: 'pdf', parserId: 'naive', config: {} })).toEqual([
+      { from: 0, to: 100000000 },
+    ]);
   });
 
   it('splits the table method by 3000 rows and leaves other files whole', () => {
-    expect(splitRanges({ suffix: 'csv', parserId: 'table', config: {}, rowCount: 7000 }).map((r) => [r.from, r.to])).toEqual([
+    expect(
+      splitRanges({ suffix: 'csv', parserId: 'table', config: {}, rowCount: 7000 }).map((r) => [
+        r.from,
+        r.to,
+      ]),
+    ).toEqual([
       [0, 3000],
       [3000, 6000],
       [6000, 7000],
     ]);
-    expect(splitRanges({ suffix: 'docx', parserId: 'naive', config: {} })).toEqual([{ from: 0, to: 100000000 }]);
+    expect(splitRanges({ suffix: 'docx', parserId: 'naive', config: {} })).toEqual([
+      { from: 0, to: 100000000 },
+    ]);
   });
 });
 
@@ -90,7 +120,11 @@ describe('leases, retries and queue position', () => {
     expect(await renewLease(server.ctx, old.id, 'w3', 60_000)).toBe('lost');
 
     // w2 dies: its lease runs out and w3 takes the task over as a retry.
-    await db.updateTable('task').set({ lease_until: Date.now() - 1 }).where('id', '=', old.id).execute();
+    await db
+      .updateTable('task')
+      .set({ lease_until: Date.now() - 1 })
+      .where('id', '=', old.id)
+      .execute();
     const retried = await claimNextTask(server.ctx, 'w3', 60_000);
     expect(retried).toMatchObject({ id: old.id, lease_owner: 'w3', retry_count: 1 });
     expect(await renewLease(server.ctx, old.id, 'w2', 60_000)).toBe('lost');
@@ -103,17 +137,31 @@ describe('leases, retries and queue position', () => {
     const kb = await createKb(server, alice.token, { name: 'Retries' });
     const [doc] = await uploadDocs(server, alice.token, kb, [{ name: 'x.txt', data: 'text' }]);
     const db = server.ctx.db.kysely;
-    await db.updateTable('document').set({ run: '1', process_begin_at: Date.now() }).where('id', '=', doc.id).execute();
+    await db
+      .updateTable('document')
+      .set({ run: '1', process_begin_at: Date.now() })
+      .where('id', '=', doc.id)
+      .execute();
     await db
       .insertInto('task')
-      .values(taskRow(doc.id, { kb_id: kb, retry_count: 3, lease_owner: 'dead-worker', lease_until: Date.now() - 1, begin_at: Date.now() - 5000 }))
+      .values(
+        taskRow(doc.id, {
+          kb_id: kb,
+          retry_count: 3,
+          lease_owner: 'dead-worker',
+          lease_until: Date.now() - 1,
+          begin_at: Date.now() - 5000,
+        }),
+      )
       .execute();
     const host = await startWorkerHost(server.ctx, { pollMs: 50, rollupMs: 100 });
     try {
       const settled = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
       expect(settled.run).toBe('4');
       expect(settled.progress).toBe(-1);
-      expect(settled.progress_msg).toMatch(/\[ERROR\] The task was interrupted 4 times \(its worker stopped while processing it\) and was given up\./);
+      expect(settled.progress_msg).toMatch(
+        /\[ERROR\] The task was interrupted 4 times \(its worker stopped while processing it\) and was given up\./,
+      );
     } finally {
       await host.stop();
     }
@@ -127,7 +175,11 @@ describe('leases, retries and queue position', () => {
     ]);
     const db = server.ctx.db.kysely;
     const now = Date.now();
-    await db.updateTable('document').set({ run: '1', process_begin_at: now }).where('id', 'in', [a.id, b.id]).execute();
+    await db
+      .updateTable('document')
+      .set({ run: '1', process_begin_at: now })
+      .where('id', 'in', [a.id, b.id])
+      .execute();
     await db
       .insertInto('task')
       .values([
@@ -138,7 +190,11 @@ describe('leases, retries and queue position', () => {
       .execute();
     await rollupDocument(server.ctx, b.id);
     await rollupDocument(server.ctx, a.id);
-    const rows = await db.selectFrom('document').select(['id', 'progress_msg', 'run']).where('id', 'in', [a.id, b.id]).execute();
+    const rows = await db
+      .selectFrom('document')
+      .select(['id', 'progress_msg', 'run'])
+      .where('id', 'in', [a.id, b.id])
+      .execute();
     expect(rows.find((r) => r.id === b.id)?.progress_msg).toBe('2 tasks are ahead in the queue...');
     expect(rows.find((r) => r.id === a.id)?.progress_msg).toBe('0 tasks are ahead in the queue...');
     await db.deleteFrom('task').where('kb_id', '=', kb).execute();

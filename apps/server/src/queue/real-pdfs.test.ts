@@ -24,23 +24,39 @@ describe.skipIf(!fs.existsSync(pdfDir))('real-world PDFs end to end through uplo
     await server.close();
   });
 
-  it('parses every PDF of the evaluation set to run "3" with indexed chunks', { timeout: 300_000 }, async () => {
-    const files = fs.readdirSync(pdfDir).filter((f) => f.endsWith('.pdf')).sort();
-    const kb = await createKb(server, alice.token, { name: 'Real PDFs' });
-    const docs = await uploadDocs(server, alice.token, kb, files.map((f) => ({ name: f, data: fs.readFileSync(path.join(pdfDir, f)) })));
-    await runDocs(server, alice.token, docs.map((d) => d.id));
-    const settled = await waitSettled(server, alice.token, kb, 280_000);
-    const index = await chunkIndexOf(server.ctx);
-    for (const d of docs) {
-      const row = settled.get(d.id)!;
-      expect(row.run, `${row.name}: ${row.progress_msg.split('\n').slice(-3).join(' | ')}`).toBe('3');
-      expect(row.chunk_num, row.name).toBeGreaterThan(0);
-      expect(await index.countByDoc(d.id)).toBe(row.chunk_num);
-    }
-    const ocr = docs.find((d) => d.name === 'docling_ocr_test.pdf');
-    if (ocr) {
-      const chunks = (await index.list({ kbIds: [kb], docIds: [ocr.id] }, 'position', 0, 50)).chunks;
-      expect(chunks.map((c) => c.content_with_weight).join(' ').length).toBeGreaterThan(50);
-    }
-  });
+  it(
+    'parses every PDF of the evaluation set to run "3" with indexed chunks',
+    { timeout: 300_000 },
+    async () => {
+      const files = fs
+        .readdirSync(pdfDir)
+        .filter((f) => f.endsWith('.pdf'))
+        .sort();
+      const kb = await createKb(server, alice.token, { name: 'Real PDFs' });
+      const docs = await uploadDocs(
+        server,
+        alice.token,
+        kb,
+        files.map((f) => ({ name: f, data: fs.readFileSync(path.join(pdfDir, f)) })),
+      );
+      await runDocs(
+        server,
+        alice.token,
+        docs.map((d) => d.id),
+      );
+      const settled = await waitSettled(server, alice.token, kb, 280_000);
+      const index = await chunkIndexOf(server.ctx);
+      for (const d of docs) {
+        const row = settled.get(d.id)!;
+        expect(row.run, `${row.name}: ${row.progress_msg.split('\n').slice(-3).join(' | ')}`).toBe('3');
+        expect(row.chunk_num, row.name).toBeGreaterThan(0);
+        expect(await index.countByDoc(d.id)).toBe(row.chunk_num);
+      }
+      const ocr = docs.find((d) => d.name === 'docling_ocr_test.pdf');
+      if (ocr) {
+        const chunks = (await index.list({ kbIds: [kb], docIds: [ocr.id] }, 'position', 0, 50)).chunks;
+        expect(chunks.map((c) => c.content_with_weight).join(' ').length).toBeGreaterThan(50);
+      }
+    },
+  );
 });

@@ -9,7 +9,10 @@ import type { AppContext } from '../context.js';
 import type { TaskTable } from '../db/types.js';
 import { updateStamps } from '../util/time.js';
 
-type TaskView = Pick<TaskTable, 'doc_id' | 'progress' | 'progress_msg' | 'begin_at' | 'from_page' | 'create_time' | 'priority'>;
+type TaskView = Pick<
+  TaskTable,
+  'doc_id' | 'progress' | 'progress_msg' | 'begin_at' | 'from_page' | 'create_time' | 'priority'
+>;
 
 interface DocView {
   id: string;
@@ -51,7 +54,15 @@ async function write(ctx: AppContext, doc: DocView, s: ReturnType<typeof summari
     .execute();
 }
 
-const TASK_COLUMNS = ['doc_id', 'progress', 'progress_msg', 'begin_at', 'from_page', 'create_time', 'priority'] as const;
+const TASK_COLUMNS = [
+  'doc_id',
+  'progress',
+  'progress_msg',
+  'begin_at',
+  'from_page',
+  'create_time',
+  'priority',
+] as const;
 
 /** Number of unfinished parse tasks queued before `first` (priority first, then age). */
 async function tasksAhead(ctx: AppContext, first: TaskView): Promise<number> {
@@ -88,8 +99,14 @@ export async function rollupDocument(ctx: AppContext, docId: string): Promise<vo
     .execute();
   if (tasks.length === 0) return;
   const first = tasks.reduce((a, b) => (a.create_time <= b.create_time ? a : b));
-  const n = tasks.every((t) => t.begin_at === null && t.progress_msg === '') ? await tasksAhead(ctx, first) : 0;
-  await write(ctx, doc, summarize(tasks, () => n));
+  const n = tasks.every((t) => t.begin_at === null && t.progress_msg === '')
+    ? await tasksAhead(ctx, first)
+    : 0;
+  await write(
+    ctx,
+    doc,
+    summarize(tasks, () => n),
+  );
 }
 
 /**

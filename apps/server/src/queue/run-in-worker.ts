@@ -28,7 +28,9 @@ export function workerEntry(name: string): URL {
 function tsxEsmApi(): string {
   const require = createRequire(import.meta.url);
   const pkgFile = require.resolve('tsx/package.json');
-  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
   return pathToFileURL(path.join(path.dirname(pkgFile), pkg.exports['./esm/api'].import.default)).href;
 }
 
@@ -89,7 +91,11 @@ function threadHandle(name: string, maxHeapMb: number): WorkerHandle {
 function processHandle(name: string, maxHeapMb: number): WorkerHandle {
   const entry = fileURLToPath(workerEntry(name));
   const execArgv = [`--max-old-space-size=${maxHeapMb}`, ...(fromSource ? ['--import', 'tsx'] : [])];
-  const child = fork(entry, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = fork(entry, [], {
+    execArgv,
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString('utf8')).slice(-4000);
@@ -131,5 +137,7 @@ function processHandle(name: string, maxHeapMb: number): WorkerHandle {
 
 /** Starts the worker entry `name` (see `workerEntry`) as a thread or a child process. */
 export function spawnWorker(name: string, opts: { isolation: Isolation; maxHeapMb: number }): WorkerHandle {
-  return opts.isolation === 'process' ? processHandle(name, opts.maxHeapMb) : threadHandle(name, opts.maxHeapMb);
+  return opts.isolation === 'process'
+    ? processHandle(name, opts.maxHeapMb)
+    : threadHandle(name, opts.maxHeapMb);
 }

@@ -27,7 +27,9 @@ export function topnTags(config: ParserConfig): number {
 
 /** The KB's tag-set KBs that exist, belong to the same tenant and use the `tag` method. */
 export async function tagSetKbIds(ctx: AppContext, tenantId: string, ids: unknown): Promise<string[]> {
-  const wanted = Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string' && x.length > 0) : [];
+  const wanted = Array.isArray(ids)
+    ? ids.filter((x): x is string => typeof x === 'string' && x.length > 0)
+    : [];
   if (wanted.length === 0) return [];
   const rows = await ctx.db.kysely
     .selectFrom('knowledgebase')
@@ -91,7 +93,10 @@ export async function tagChunks(
   if (!Array.isArray(config.tag_kb_ids) || config.tag_kb_ids.length === 0) return;
   const tagKbIds = await tagSetKbIds(ctx, kb.tenant_id, config.tag_kb_ids);
   if (tagKbIds.length === 0) {
-    await progress.report(null, 'Tagging skipped: none of the tag sets in tag_kb_ids is a tag knowledge base.');
+    await progress.report(
+      null,
+      'Tagging skipped: none of the tag sets in tag_kb_ids is a tag knowledge base.',
+    );
     return;
   }
   const index = await chunkIndexOf(ctx);
@@ -116,5 +121,8 @@ export async function tagChunks(
     d.tag_kwd = [...new Set([...(d.tag_kwd ?? []), ...tags])];
     tagged++;
   }
-  await progress.report(null, `Tagging: ${tagged} chunks tagged (${((Date.now() - started) / 1000).toFixed(2)}s)`);
+  await progress.report(
+    null,
+    `Tagging: ${tagged} chunks tagged (${((Date.now() - started) / 1000).toFixed(2)}s)`,
+  );
 }

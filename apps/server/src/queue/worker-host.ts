@@ -75,13 +75,19 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
 
   const work = async (progress: TaskProgress, controller: AbortController) => {
     const task = progress.task;
-    const lease = setInterval(() => {
-      void renewLease(ctx, task.id, name, o.leaseMs).then((state) => {
-        // The heartbeat also notices a cancel while the task waits for a parse worker or a model.
-        if (state === 'lost') controller.abort(new TaskLost());
-        if (state === 'cancelled') controller.abort(new TaskCancelled());
-      }, () => undefined);
-    }, Math.max(200, Math.floor(o.leaseMs / 3)));
+    const lease = setInterval(
+      () => {
+        void renewLease(ctx, task.id, name, o.leaseMs).then(
+          (state) => {
+            // The heartbeat also notices a cancel while the task waits for a parse worker or a model.
+            if (state === 'lost') controller.abort(new TaskLost());
+            if (state === 'cancelled') controller.abort(new TaskCancelled());
+          },
+          () => undefined,
+        );
+      },
+      Math.max(200, Math.floor(o.leaseMs / 3)),
+    );
     lease.unref();
     try {
       if (task.retry_count > MAX_RETRIES) {
@@ -170,4 +176,3 @@ export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>
   const host = await startWorkerHost(ctx);
   return () => host.stop();
 }
-

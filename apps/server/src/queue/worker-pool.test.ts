@@ -2,18 +2,37 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makePdf, textPages } from './testing/make-pdf.js';
 import { WorkerJobError, WorkerPool } from './worker-pool.js';
 
-const job = (bytes: Buffer) => ({ bytes, ext: 'pdf', fileName: 'a.pdf', fromPage: 0, toPage: 100000000, parserId: 'naive', config: { chunk_token_num: 128 }, language: 'English' });
+const job = (bytes: Buffer) => ({
+  bytes,
+  ext: 'pdf',
+  fileName: 'a.pdf',
+  fromPage: 0,
+  toPage: 100000000,
+  parserId: 'naive',
+  config: { chunk_token_num: 128 },
+  language: 'English',
+});
 
 describe('parse worker pool (child processes)', () => {
-  const pool = new WorkerPool({ entry: 'ingest/parse.worker', size: 1, isolation: 'process', maxHeapMb: 256, defaultTimeoutMs: 60_000 });
+  const pool = new WorkerPool({
+    entry: 'ingest/parse.worker',
+    size: 1,
+    isolation: 'process',
+    maxHeapMb: 256,
+    defaultTimeoutMs: 60_000,
+  });
   const big = makePdf(textPages(150, 40));
   afterAll(async () => pool.close());
 
   it('runs jobs and relays progress in order', async () => {
     const seen: string[] = [];
-    const out = await pool.run<{ chunks: unknown[]; tokens: number[] }>('parse-chunk', job(makePdf(textPages(3, 10))), {
-      onProgress: (_f, m) => void seen.push(m),
-    });
+    const out = await pool.run<{ chunks: unknown[]; tokens: number[] }>(
+      'parse-chunk',
+      job(makePdf(textPages(3, 10))),
+      {
+        onProgress: (_f, m) => void seen.push(m),
+      },
+    );
     expect(out.chunks.length).toBeGreaterThan(0);
     expect(out.tokens).toHaveLength(out.chunks.length);
     expect(seen.at(-1)).toBe('Finish parsing.');
@@ -27,7 +46,9 @@ describe('parse worker pool (child processes)', () => {
     const err = await running.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkerJobError);
     expect((err as WorkerJobError).reason).toBe('crash');
-    expect((err as Error).message).toMatch(/^The parser stopped unexpectedly while reading this file \(signal SIGSEGV\)\.$/);
+    expect((err as Error).message).toMatch(
+      /^The parser stopped unexpectedly while reading this file \(signal SIGSEGV\)\.$/,
+    );
     expect(await pool.run('ping', null)).toBe(true);
     expect(pool.pids()[0]).not.toBe(pid);
   });
@@ -46,7 +67,9 @@ describe('parse worker pool (child processes)', () => {
   });
 
   it('reports parser refusals as errors with their readable message', async () => {
-    const err = await pool.run('text', { bytes: Buffer.from('%PDF-1.4 truncated'), ext: 'pdf', fileName: 'x.pdf' }).catch((e: unknown) => e);
+    const err = await pool
+      .run('text', { bytes: Buffer.from('%PDF-1.4 truncated'), ext: 'pdf', fileName: 'x.pdf' })
+      .catch((e: unknown) => e);
     expect((err as Error).name).toBe('ParseError');
     expect((err as Error).message).toMatch(/PDF/);
   });

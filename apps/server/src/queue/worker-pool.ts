@@ -84,7 +84,14 @@ export class WorkerPool {
   run<T>(op: string, payload: unknown, opts: JobOptions = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The worker pool is closed.'));
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, op, payload, opts, resolve: resolve as (v: unknown) => void, reject };
+      const job: Job = {
+        id: this.nextId++,
+        op,
+        payload,
+        opts,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      };
       if (opts.signal?.aborted) return reject(opts.signal.reason);
       opts.signal?.addEventListener('abort', () => this.abandon(job, opts.signal?.reason), { once: true });
       this.waiting.push(job);
@@ -95,7 +102,8 @@ export class WorkerPool {
   /** Starts every thread now (module loading included) so the first jobs do not pay for it. */
   async warm(): Promise<void> {
     const pings: Array<Promise<unknown>> = [];
-    for (let i = this.slots.length; i < this.opts.size; i++) pings.push(this.run('ping', null, { timeoutMs: 120_000 }).catch(() => undefined));
+    for (let i = this.slots.length; i < this.opts.size; i++)
+      pings.push(this.run('ping', null, { timeoutMs: 120_000 }).catch(() => undefined));
     await Promise.all(pings);
   }
 
@@ -116,7 +124,10 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = spawnWorker(this.opts.entry, { isolation: this.opts.isolation, maxHeapMb: this.opts.maxHeapMb });
+    const worker = spawnWorker(this.opts.entry, {
+      isolation: this.opts.isolation,
+      maxHeapMb: this.opts.maxHeapMb,
+    });
     worker.unref();
     const slot: Slot = { worker, job: null, abandoned: false, timer: null, progress: Promise.resolve() };
     worker.onMessage((msg) => this.onMessage(slot, msg as Reply));
@@ -132,7 +143,10 @@ export class WorkerPool {
     const timeout = job.opts.timeoutMs ?? this.opts.defaultTimeoutMs;
     slot.timer = setTimeout(() => {
       const seconds = timeout >= 10_000 ? String(Math.round(timeout / 1000)) : (timeout / 1000).toFixed(1);
-      this.retire(slot, new WorkerJobError(`Parsing took longer than ${seconds}s and was stopped.`, 'timeout'));
+      this.retire(
+        slot,
+        new WorkerJobError(`Parsing took longer than ${seconds}s and was stopped.`, 'timeout'),
+      );
     }, timeout);
     slot.timer.unref();
     slot.worker.ref();
@@ -214,7 +228,13 @@ export class WorkerPool {
 
 function endError(end: WorkerEnd): WorkerJobError {
   if (end.reason === 'memory') {
-    return new WorkerJobError('The document needs more memory to parse than the server allows, so parsing was stopped.', 'memory');
+    return new WorkerJobError(
+      'The document needs more memory to parse than the server allows, so parsing was stopped.',
+      'memory',
+    );
   }
-  return new WorkerJobError(`The parser stopped unexpectedly while reading this file (${end.detail}).`, 'crash');
+  return new WorkerJobError(
+    `The parser stopped unexpectedly while reading this file (${end.detail}).`,
+    'crash',
+  );
 }

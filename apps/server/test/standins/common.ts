@@ -42,18 +42,33 @@ export interface StandinContext {
 
 export type Route = (c: StandinContext) => Promise<boolean> | boolean;
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 export function startSse(res: http.ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
 }
 
 export function sseData(res: http.ServerResponse, data: unknown, event?: string): void {
-  res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  res.write(
+    `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+  );
 }
 
 export function words(text: string): string[] {
@@ -89,7 +104,7 @@ export function standinEmbedding(text: string, dim: number): number[] {
     v[h % dim] += (h & 0x80000000) !== 0 ? -1 : 1;
   }
   const digest = crypto.createHash('sha256').update(text).digest();
-  for (let i = 0; i < dim; i++) v[i] += ((digest[i % digest.length] / 255) - 0.5) * 0.05;
+  for (let i = 0; i < dim; i++) v[i] += (digest[i % digest.length] / 255 - 0.5) * 0.05;
   const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
   return v.map((x) => x / norm);
 }
@@ -132,7 +147,14 @@ export async function startStandin(routes: Route[], opts: StartOptions = {}): Pr
         body = undefined;
       }
     }
-    const rec: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, raw };
+    const rec: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      raw,
+    };
     requests.push(rec);
     const fault = isModelCall(rec) ? faults.shift() : undefined;
     if (fault === 'hang') return; // never answer; the socket is destroyed at close()
@@ -140,7 +162,9 @@ export async function startStandin(routes: Route[], opts: StartOptions = {}): Pr
       for (const route of routes) {
         if (await route({ req, res, rec, fault })) return;
       }
-      sendJson(res, 404, { error: { message: `Not found: ${req.method} ${url.pathname}`, type: 'not_found' } });
+      sendJson(res, 404, {
+        error: { message: `Not found: ${req.method} ${url.pathname}`, type: 'not_found' },
+      });
     } catch (err) {
       if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'standin_error' } });
       else res.destroy();
@@ -167,7 +191,12 @@ export async function startStandin(routes: Route[], opts: StartOptions = {}): Pr
 }
 
 /** Writes stream pieces, then (for 'stall') stops writing without ending the response. */
-export async function streamPieces(res: http.ServerResponse, parts: Array<() => void>, fault: FaultKind | undefined, delayMs = 0): Promise<void> {
+export async function streamPieces(
+  res: http.ServerResponse,
+  parts: Array<() => void>,
+  fault: FaultKind | undefined,
+  delayMs = 0,
+): Promise<void> {
   for (let i = 0; i < parts.length; i++) {
     if (fault === 'stall' && i === 2) return; // the client got headers and a first chunk, then silence
     parts[i]();

@@ -1,5 +1,16 @@
 import crypto from 'node:crypto';
-import { countTokens, pieces, sendJson, sseData, standinEmbedding, startSse, startStandin, streamPieces, type Standin, type StandinContext } from './common.js';
+import {
+  countTokens,
+  pieces,
+  sendJson,
+  sseData,
+  standinEmbedding,
+  startSse,
+  startStandin,
+  streamPieces,
+  type Standin,
+  type StandinContext,
+} from './common.js';
 import { defaultReply, shape, type ChatScript } from './openai.js';
 
 /**
@@ -54,22 +65,58 @@ function token(c: StandinContext, o: GeminiStandinOptions): true {
   return true;
 }
 
-async function generate(c: StandinContext, o: GeminiStandinOptions, model: string, stream: boolean): Promise<void> {
-  const body = c.rec.body as { contents: Content[]; systemInstruction?: Content; generationConfig?: { stopSequences?: string[]; maxOutputTokens?: number; thinkingConfig?: { includeThoughts?: boolean } } };
+async function generate(
+  c: StandinContext,
+  o: GeminiStandinOptions,
+  model: string,
+  stream: boolean,
+): Promise<void> {
+  const body = c.rec.body as {
+    contents: Content[];
+    systemInstruction?: Content;
+    generationConfig?: {
+      stopSequences?: string[];
+      maxOutputTokens?: number;
+      thinkingConfig?: { includeThoughts?: boolean };
+    };
+  };
   const text = (content: Content | undefined) => (content?.parts ?? []).map((p) => p.text ?? '').join('');
   const lastUser = [...body.contents].reverse().find((x) => x.role === 'user');
   const prompt = text(lastUser);
   const images = body.contents.flatMap((x) => x.parts ?? []).filter((p) => p.inlineData).length;
-  const raw = o.reply ? o.reply(prompt) : defaultReply({ model, messages: [{ role: 'user', content: images ? [{ type: 'text', text: prompt }, ...Array(images).fill({ type: 'image_url' })] : prompt }] });
+  const raw = o.reply
+    ? o.reply(prompt)
+    : defaultReply({
+        model,
+        messages: [
+          {
+            role: 'user',
+            content: images
+              ? [{ type: 'text', text: prompt }, ...Array(images).fill({ type: 'image_url' })]
+              : prompt,
+          },
+        ],
+      });
   const script = typeof raw === 'string' ? { content: raw } : raw;
   const g = body.generationConfig ?? {};
   const shaped = shape(script, g.stopSequences, g.maxOutputTokens);
-  const promptTokens = body.contents.reduce((n, x) => n + countTokens(text(x)), 0) + (body.systemInstruction ? countTokens(text(body.systemInstruction)) : 0);
+  const promptTokens =
+    body.contents.reduce((n, x) => n + countTokens(text(x)), 0) +
+    (body.systemInstruction ? countTokens(text(body.systemInstruction)) : 0);
   const outTokens = countTokens(shaped.content);
   const thoughtTokens = shaped.reasoning ? countTokens(shaped.reasoning) : 0;
-  const usageMetadata = { promptTokenCount: promptTokens, candidatesTokenCount: outTokens, totalTokenCount: promptTokens + outTokens + thoughtTokens, ...(thoughtTokens ? { thoughtsTokenCount: thoughtTokens } : {}) };
+  const usageMetadata = {
+    promptTokenCount: promptTokens,
+    candidatesTokenCount: outTokens,
+    totalTokenCount: promptTokens + outTokens + thoughtTokens,
+    ...(thoughtTokens ? { thoughtsTokenCount: thoughtTokens } : {}),
+  };
   const finishReason = shaped.finish === 'length' ? 'MAX_TOKENS' : 'STOP';
-  const candidate = (parts: unknown[], finish?: string) => ({ content: { parts, role: 'model' }, ...(finish ? { finishReason: finish } : {}), index: 0 });
+  const candidate = (parts: unknown[], finish?: string) => ({
+    content: { parts, role: 'model' },
+    ...(finish ? { finishReason: finish } : {}),
+    index: 0,
+  });
   if (c.fault === 'malformed') {
     if (stream) {
       startSse(c.res);
@@ -81,19 +128,42 @@ async function generate(c: StandinContext, o: GeminiStandinOptions, model: strin
     return;
   }
   if (!stream) {
-    const parts = [...(shaped.reasoning ? [{ text: shaped.reasoning, thought: true }] : []), { text: shaped.content }];
-    sendJson(c.res, 200, { candidates: [candidate(parts, finishReason)], usageMetadata, modelVersion: model });
+    const parts = [
+      ...(shaped.reasoning ? [{ text: shaped.reasoning, thought: true }] : []),
+      { text: shaped.content },
+    ];
+    sendJson(c.res, 200, {
+      candidates: [candidate(parts, finishReason)],
+      usageMetadata,
+      modelVersion: model,
+    });
     return;
   }
   startSse(c.res);
   const out: Array<() => void> = [];
-  for (const p of pieces(shaped.reasoning)) out.push(() => sseData(c.res, { candidates: [candidate([{ text: p, thought: true }])], modelVersion: model }));
+  for (const p of pieces(shaped.reasoning))
+    out.push(() =>
+      sseData(c.res, { candidates: [candidate([{ text: p, thought: true }])], modelVersion: model }),
+    );
   const ps = pieces(shaped.content);
   ps.forEach((p, i) => {
     const last = i === ps.length - 1;
-    out.push(() => sseData(c.res, { candidates: [candidate([{ text: p }], last ? finishReason : undefined)], ...(last ? { usageMetadata } : {}), modelVersion: model }));
+    out.push(() =>
+      sseData(c.res, {
+        candidates: [candidate([{ text: p }], last ? finishReason : undefined)],
+        ...(last ? { usageMetadata } : {}),
+        modelVersion: model,
+      }),
+    );
   });
-  if (ps.length === 0) out.push(() => sseData(c.res, { candidates: [candidate([{ text: '' }], finishReason)], usageMetadata, modelVersion: model }));
+  if (ps.length === 0)
+    out.push(() =>
+      sseData(c.res, {
+        candidates: [candidate([{ text: '' }], finishReason)],
+        usageMetadata,
+        modelVersion: model,
+      }),
+    );
   await streamPieces(c.res, out, c.fault, o.chunkDelayMs);
 }
 
@@ -110,11 +180,18 @@ function embed(c: StandinContext, o: GeminiStandinOptions, action: string): void
     sendJson(c.res, 200, { embedding: { values: standinEmbedding(textOf(body.content), dim) } });
   } else if (action === 'batchEmbedContents') {
     const body = c.rec.body as { requests: Array<{ content: Content }> };
-    sendJson(c.res, 200, { embeddings: body.requests.map((r) => ({ values: standinEmbedding(textOf(r.content), dim) })) });
+    sendJson(c.res, 200, {
+      embeddings: body.requests.map((r) => ({ values: standinEmbedding(textOf(r.content), dim) })),
+    });
   } else {
     const body = c.rec.body as { instances: Array<{ content: string }> };
     sendJson(c.res, 200, {
-      predictions: body.instances.map((i) => ({ embeddings: { values: standinEmbedding(i.content, dim), statistics: { token_count: countTokens(i.content), truncated: false } } })),
+      predictions: body.instances.map((i) => ({
+        embeddings: {
+          values: standinEmbedding(i.content, dim),
+          statistics: { token_count: countTokens(i.content), truncated: false },
+        },
+      })),
     });
   }
 }
@@ -129,14 +206,23 @@ export function startGeminiStandin(o: GeminiStandinOptions = {}): Promise<Standi
         const [, model, action] = m;
         if (!keyOk(c, o)) {
           return c.rec.path.includes('/projects/')
-            ? googleError(c, 401, 'Request had invalid authentication credentials. Expected OAuth 2 access token.', 'UNAUTHENTICATED')
+            ? googleError(
+                c,
+                401,
+                'Request had invalid authentication credentials. Expected OAuth 2 access token.',
+                'UNAUTHENTICATED',
+              )
             : googleError(c, 400, 'API key not valid. Please pass a valid API key.', 'INVALID_ARGUMENT');
         }
-        if (c.fault === '401') return googleError(c, 401, 'Request had invalid authentication credentials.', 'UNAUTHENTICATED');
-        if (c.fault === '429') return googleError(c, 429, 'Resource has been exhausted (e.g. check quota).', 'RESOURCE_EXHAUSTED');
+        if (c.fault === '401')
+          return googleError(c, 401, 'Request had invalid authentication credentials.', 'UNAUTHENTICATED');
+        if (c.fault === '429')
+          return googleError(c, 429, 'Resource has been exhausted (e.g. check quota).', 'RESOURCE_EXHAUSTED');
         if (c.fault === '500') return googleError(c, 500, 'An internal error has occurred.', 'INTERNAL');
-        if (action === 'generateContent' || action === 'streamGenerateContent') await generate(c, o, model, action === 'streamGenerateContent');
-        else if (action === 'embedContent' || action === 'batchEmbedContents' || action === 'predict') embed(c, o, action);
+        if (action === 'generateContent' || action === 'streamGenerateContent')
+          await generate(c, o, model, action === 'streamGenerateContent');
+        else if (action === 'embedContent' || action === 'batchEmbedContents' || action === 'predict')
+          embed(c, o, action);
         else return false;
         return true;
       },

@@ -10,8 +10,21 @@
  * Embeddings are deterministic (`standinEmbedding(text, dim)`: hashed bag of words), rerank scores are
  * the share of query words in the document (`lexicalScore`).
  */
-export { standinEmbedding, lexicalScore, countTokens, type Standin, type FaultKind, type RecordedRequest } from './common.js';
-export { startOpenAIStandin, defaultReply, type OpenAIStandinOptions, type ChatScript, type OpenAIChatBody } from './openai.js';
+export {
+  standinEmbedding,
+  lexicalScore,
+  countTokens,
+  type Standin,
+  type FaultKind,
+  type RecordedRequest,
+} from './common.js';
+export {
+  startOpenAIStandin,
+  defaultReply,
+  type OpenAIStandinOptions,
+  type ChatScript,
+  type OpenAIChatBody,
+} from './openai.js';
 export { startAnthropicStandin, type AnthropicStandinOptions } from './anthropic.js';
 export { startGeminiStandin, type GeminiStandinOptions } from './gemini.js';
 export { startOllamaStandin, type OllamaStandinOptions } from './ollama.js';

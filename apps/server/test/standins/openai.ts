@@ -59,7 +59,11 @@ export function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
-      .map((p) => (p && typeof p === 'object' && (p as { type?: string }).type === 'text' ? String((p as { text?: unknown }).text ?? '') : ''))
+      .map((p) =>
+        p && typeof p === 'object' && (p as { type?: string }).type === 'text'
+          ? String((p as { text?: unknown }).text ?? '')
+          : '',
+      )
       .join('');
   }
   return '';
@@ -68,12 +72,16 @@ export function textOf(content: unknown): string {
 function imageCount(messages: OpenAIChatBody['messages']): number {
   let n = 0;
   for (const m of messages) {
-    if (Array.isArray(m.content)) n += m.content.filter((p) => (p as { type?: string }).type === 'image_url').length;
+    if (Array.isArray(m.content))
+      n += m.content.filter((p) => (p as { type?: string }).type === 'image_url').length;
   }
   return n;
 }
 
-export function defaultReply(body: { model: string; messages: Array<{ role: string; content: unknown }> }): ChatScript {
+export function defaultReply(body: {
+  model: string;
+  messages: Array<{ role: string; content: unknown }>;
+}): ChatScript {
   const lastUser = [...body.messages].reverse().find((m) => m.role === 'user');
   const text = textOf(lastUser?.content);
   const images = imageCount(body.messages);
@@ -82,7 +90,11 @@ export function defaultReply(body: { model: string; messages: Array<{ role: stri
 }
 
 /** Applies stop sequences and the token limit like a real server does. */
-export function shape(script: ChatScript, stop: string | string[] | undefined, maxTokens: number | undefined) {
+export function shape(
+  script: ChatScript,
+  stop: string | string[] | undefined,
+  maxTokens: number | undefined,
+) {
   let content = script.content;
   let finish = 'stop';
   const stops = stop === undefined ? [] : Array.isArray(stop) ? stop : [stop];
@@ -103,16 +115,41 @@ export function shape(script: ChatScript, stop: string | string[] | undefined, m
 export function openAIError(res: http.ServerResponse, kind: FaultKind, retryAfterMs?: number): boolean {
   if (kind === '401') {
     sendJson(res, 401, {
-      error: { message: 'Incorrect API key provided: sk-bad. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      error: {
+        message:
+          'Incorrect API key provided: sk-bad. You can find your API key at https://platform.openai.com/account/api-keys.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
     });
     return true;
   }
   if (kind === '429') {
-    sendJson(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, retryAfterMs !== undefined ? { 'retry-after-ms': String(retryAfterMs) } : {});
+    sendJson(
+      res,
+      429,
+      {
+        error: {
+          message: 'Rate limit reached for requests',
+          type: 'requests',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      },
+      retryAfterMs !== undefined ? { 'retry-after-ms': String(retryAfterMs) } : {},
+    );
     return true;
   }
   if (kind === '500') {
-    sendJson(res, 500, { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
+    sendJson(res, 500, {
+      error: {
+        message: 'The server had an error while processing your request. Sorry about that!',
+        type: 'server_error',
+        param: null,
+        code: null,
+      },
+    });
     return true;
   }
   return false;
@@ -135,29 +172,61 @@ async function chat(c: StandinContext, o: OpenAIStandinOptions): Promise<void> {
   }
   const raw = (o.reply ?? defaultReply)(body);
   const script = typeof raw === 'string' ? { content: raw } : raw;
-  const { content, reasoning, finish } = shape(script, body.stop, body.max_completion_tokens ?? body.max_tokens);
+  const { content, reasoning, finish } = shape(
+    script,
+    body.stop,
+    body.max_completion_tokens ?? body.max_tokens,
+  );
   const prompt = body.messages.reduce((n, m) => n + countTokens(textOf(m.content)), 0);
   const completion = countTokens(content) + (reasoning ? countTokens(reasoning) : 0);
   const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
   const id = `chatcmpl-${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
   const rField = o.reasoningField ?? 'reasoning_content';
-  const base = { id, object: 'chat.completion.chunk', created, model: body.model, system_fingerprint: o.systemFingerprint ?? 'fp_standin' };
+  const base = {
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: body.model,
+    system_fingerprint: o.systemFingerprint ?? 'fp_standin',
+  };
   if (!body.stream) {
     const message: Record<string, unknown> = { role: 'assistant', content };
     if (reasoning) message[rField] = reasoning;
-    sendJson(c.res, 200, { id, object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message, finish_reason: finish }], usage });
+    sendJson(c.res, 200, {
+      id,
+      object: 'chat.completion',
+      created,
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    });
     return;
   }
   startSse(c.res);
   if (c.fault === 'malformed') {
-    sseData(c.res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+    sseData(c.res, {
+      ...base,
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+    });
     c.res.end('data: {"id": "chatcmpl-1", "choices": [{"delta": {"content": "Hel\n\n');
     return;
   }
-  const parts: Array<() => void> = [() => sseData(c.res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })];
-  for (const p of pieces(reasoning)) parts.push(() => sseData(c.res, { ...base, choices: [{ index: 0, delta: { [rField]: p }, finish_reason: null }] }));
-  for (const p of pieces(content)) parts.push(() => sseData(c.res, { ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] }));
+  const parts: Array<() => void> = [
+    () =>
+      sseData(c.res, {
+        ...base,
+        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+      }),
+  ];
+  for (const p of pieces(reasoning))
+    parts.push(() =>
+      sseData(c.res, { ...base, choices: [{ index: 0, delta: { [rField]: p }, finish_reason: null }] }),
+    );
+  for (const p of pieces(content))
+    parts.push(() =>
+      sseData(c.res, { ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] }),
+    );
   parts.push(() => sseData(c.res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] }));
   if (body.stream_options?.include_usage) parts.push(() => sseData(c.res, { ...base, choices: [], usage }));
   parts.push(() => sseData(c.res, '[DONE]'));
@@ -174,26 +243,43 @@ function embeddings(c: StandinContext, dim: number): void {
   const inputs = Array.isArray(body.input) ? body.input : [body.input];
   const data = inputs.map((text, index) => {
     const v = standinEmbedding(String(text), dim);
-    const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+    const embedding =
+      body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
     return { object: 'embedding', index, embedding };
   });
   const tokens = inputs.reduce((n, t) => n + countTokens(String(t)), 0);
-  sendJson(c.res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  sendJson(c.res, 200, {
+    object: 'list',
+    data,
+    model: body.model,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 async function transcription(c: StandinContext): Promise<void> {
-  const form = await new Response(new Uint8Array(c.rec.raw), { headers: { 'content-type': String(c.req.headers['content-type']) } }).formData();
+  const form = await new Response(new Uint8Array(c.rec.raw), {
+    headers: { 'content-type': String(c.req.headers['content-type']) },
+  }).formData();
   const file = form.get('file');
   const size = file && typeof file !== 'string' ? file.size : 0;
   const text = `Transcribed ${size} bytes with ${String(form.get('model'))}.`;
   const verbose = form.get('response_format') === 'verbose_json';
-  sendJson(c.res, 200, verbose ? { task: 'transcribe', language: 'english', duration: size / 32000, text, segments: [] } : { text });
+  sendJson(
+    c.res,
+    200,
+    verbose
+      ? { task: 'transcribe', language: 'english', duration: size / 32000, text, segments: [] }
+      : { text },
+  );
 }
 
 function speech(c: StandinContext): void {
   const body = c.rec.body as { input: string; voice?: string; response_format?: string };
   const audio = Buffer.concat([Buffer.from('ID3'), Buffer.from(`${body.voice ?? ''}:${body.input}`)]);
-  c.res.writeHead(200, { 'content-type': body.response_format === 'wav' ? 'audio/wav' : 'audio/mpeg', 'content-length': audio.length });
+  c.res.writeHead(200, {
+    'content-type': body.response_format === 'wav' ? 'audio/wav' : 'audio/mpeg',
+    'content-length': audio.length,
+  });
   c.res.end(audio);
 }
 
@@ -203,13 +289,24 @@ export function openAIRoutes(o: OpenAIStandinOptions): Route[] {
   return [
     async (c) => {
       const p = c.rec.path;
-      const known = ['/chat/completions', '/embeddings', '/models', '/rerank', '/audio/transcriptions', '/audio/speech'].some((s) => p.endsWith(s));
+      const known = [
+        '/chat/completions',
+        '/embeddings',
+        '/models',
+        '/rerank',
+        '/audio/transcriptions',
+        '/audio/speech',
+      ].some((s) => p.endsWith(s));
       if (!known) return false;
       if (!authorized(c, o.apiKey)) return true;
       if (c.fault && openAIError(c.res, c.fault, o.retryAfterMs)) return true;
       if (p.endsWith('/chat/completions') && c.rec.method === 'POST') await chat(c, o);
       else if (p.endsWith('/embeddings') && c.rec.method === 'POST') embeddings(c, dim);
-      else if (p.endsWith('/models')) sendJson(c.res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'standin' })) });
+      else if (p.endsWith('/models'))
+        sendJson(c.res, 200, {
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'standin' })),
+        });
       else if (p.endsWith('/rerank')) return rerankRoute('jina')(c);
       else if (p.endsWith('/audio/transcriptions')) await transcription(c);
       else if (p.endsWith('/audio/speech')) speech(c);

@@ -36,7 +36,13 @@ function valueInfo(field: number, name: string, elemType: number, dims: Array<st
 }
 
 function node(inputs: string[], outputs: string[], name: string, op: string, attrs: number[][] = []) {
-  return msg(1, [...inputs.map((i) => str(1, i)), ...outputs.map((o) => str(2, o)), str(3, name), str(4, op), ...attrs]);
+  return msg(1, [
+    ...inputs.map((i) => str(1, i)),
+    ...outputs.map((o) => str(2, o)),
+    str(3, name),
+    str(4, op),
+    ...attrs,
+  ]);
 }
 
 function tensor(field: number, name: string, dims: number[], type: number, raw: Buffer) {
@@ -51,7 +57,9 @@ function onnxModel(vocabSize: number, dim: number): Buffer {
   const axes = Buffer.alloc(8);
   axes.writeBigInt64LE(2n);
   const graph = [
-    node(['embeddings', 'input_ids'], ['gathered'], 'gather', 'Gather', [msg(5, [str(1, 'axis'), int(20, 2), int(3, 0)])]),
+    node(['embeddings', 'input_ids'], ['gathered'], 'gather', 'Gather', [
+      msg(5, [str(1, 'axis'), int(20, 2), int(3, 0)]),
+    ]),
     node(['attention_mask'], ['mask_f'], 'cast', 'Cast', [msg(5, [str(1, 'to'), int(20, 2), int(3, FLOAT)])]),
     node(['mask_f', 'axes'], ['mask_3d'], 'unsqueeze', 'Unsqueeze'),
     node(['gathered', 'mask_3d'], ['last_hidden_state'], 'mul', 'Mul'),
@@ -62,11 +70,18 @@ function onnxModel(vocabSize: number, dim: number): Buffer {
     valueInfo(11, 'attention_mask', INT64, ['batch', 'seq']),
     valueInfo(12, 'last_hidden_state', FLOAT, ['batch', 'seq', dim]),
   ];
-  return Buffer.from([...int(1, 8), ...str(2, 'lectern-test'), ...msg(7, graph), ...msg(8, [str(1, ''), int(2, 14)])]);
+  return Buffer.from([
+    ...int(1, 8),
+    ...str(2, 'lectern-test'),
+    ...msg(7, graph),
+    ...msg(8, [str(1, ''), int(2, 14)]),
+  ]);
 }
 
 const WORDS =
-  'the a an and or of to in on for with is are was be it this that as by at from paris france capital city model embedding search document chunk question answer knowledge base retrieval test hello world'.split(' ');
+  'the a an and or of to in on for with is are was be it this that as by at from paris france capital city model embedding search document chunk question answer knowledge base retrieval test hello world'.split(
+    ' ',
+  );
 
 export function writeTinyEmbeddingModel(dir: string, dim = 384): void {
   const specials = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
@@ -76,11 +91,26 @@ export function writeTinyEmbeddingModel(dir: string, dim = 384): void {
   fs.mkdirSync(path.join(dir, 'onnx'), { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'config.json'),
-    JSON.stringify({ model_type: 'bert', architectures: ['BertModel'], hidden_size: dim, vocab_size: tokens.length, max_position_embeddings: 512 }),
+    JSON.stringify({
+      model_type: 'bert',
+      architectures: ['BertModel'],
+      hidden_size: dim,
+      vocab_size: tokens.length,
+      max_position_embeddings: 512,
+    }),
   );
   fs.writeFileSync(
     path.join(dir, 'tokenizer_config.json'),
-    JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: 512, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' }),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: 512,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      mask_token: '[MASK]',
+    }),
   );
   const special = (id: string) => ({ SpecialToken: { id, type_id: 0 } });
   fs.writeFileSync(
@@ -89,17 +119,46 @@ export function writeTinyEmbeddingModel(dir: string, dim = 384): void {
       version: '1.0',
       truncation: null,
       padding: null,
-      added_tokens: specials.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true })),
-      normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+      added_tokens: specials.map((content, id) => ({
+        id,
+        content,
+        single_word: false,
+        lstrip: false,
+        rstrip: false,
+        normalized: false,
+        special: true,
+      })),
+      normalizer: {
+        type: 'BertNormalizer',
+        clean_text: true,
+        handle_chinese_chars: true,
+        strip_accents: null,
+        lowercase: true,
+      },
       pre_tokenizer: { type: 'BertPreTokenizer' },
       post_processor: {
         type: 'TemplateProcessing',
         single: [special('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, special('[SEP]')],
-        pair: [special('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, special('[SEP]'), { Sequence: { id: 'B', type_id: 1 } }, special('[SEP]')],
-        special_tokens: { '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] } },
+        pair: [
+          special('[CLS]'),
+          { Sequence: { id: 'A', type_id: 0 } },
+          special('[SEP]'),
+          { Sequence: { id: 'B', type_id: 1 } },
+          special('[SEP]'),
+        ],
+        special_tokens: {
+          '[CLS]': { id: '[CLS]', ids: [2], tokens: ['[CLS]'] },
+          '[SEP]': { id: '[SEP]', ids: [3], tokens: ['[SEP]'] },
+        },
       },
       decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-      model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab },
+      model: {
+        type: 'WordPiece',
+        unk_token: '[UNK]',
+        continuing_subword_prefix: '##',
+        max_input_chars_per_word: 100,
+        vocab,
+      },
     }),
   );
   fs.writeFileSync(path.join(dir, 'onnx', 'model_quantized.onnx'), onnxModel(tokens.length, dim));

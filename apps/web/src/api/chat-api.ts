@@ -1,5 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RetCode, type ApiTokenRow, type ChatMessage, type ChatStats, type Conversation, type Dialog } from '@lectern/shared';
+import {
+  RetCode,
+  type ApiTokenRow,
+  type ChatMessage,
+  type ChatStats,
+  type Conversation,
+  type Dialog,
+} from '@lectern/shared';
 import i18n from '../i18n';
 import { api, buildUrl, unwrap } from './request';
 import { postSse, type SseEnvelope, type StreamOutcome } from './sse';
@@ -17,7 +24,8 @@ export const chatApiKeys = {
 export function useDialogTokens(dialogId: string | undefined) {
   return useQuery({
     queryKey: chatApiKeys.tokens(dialogId ?? ''),
-    queryFn: async () => unwrap(await api.get<ApiTokenRow[]>('/v1/api/token_list', { data: { dialog_id: dialogId } })),
+    queryFn: async () =>
+      unwrap(await api.get<ApiTokenRow[]>('/v1/api/token_list', { data: { dialog_id: dialogId } })),
     enabled: Boolean(dialogId),
   });
 }
@@ -63,27 +71,46 @@ export interface ShareResult<T> {
 }
 
 /** A GET with the share credential. Never throws; no session handling (there is no session here). */
-async function shareGet<T>(url: string, auth: string, query?: Record<string, unknown>): Promise<ShareResult<T>> {
+async function shareGet<T>(
+  url: string,
+  auth: string,
+  query?: Record<string, unknown>,
+): Promise<ShareResult<T>> {
   try {
-    const res = await fetch(buildUrl(url, undefined, query), { headers: { Authorization: shareAuthorization(auth) } });
+    const res = await fetch(buildUrl(url, undefined, query), {
+      headers: { Authorization: shareAuthorization(auth) },
+    });
     const body = (await res.json().catch(() => null)) as { code?: number; message?: string; data?: T } | null;
     if (!body || typeof body.code !== 'number') {
-      return { code: res.status || RetCode.EXCEPTION_ERROR, message: `${i18n.t('message.requestError')} ${res.status}: ${url}`, data: null };
+      return {
+        code: res.status || RetCode.EXCEPTION_ERROR,
+        message: `${i18n.t('message.requestError')} ${res.status}: ${url}`,
+        data: null,
+      };
     }
     return { code: body.code, message: body.message ?? '', data: body.data ?? null };
   } catch {
-    return { code: RetCode.NETWORK_FAILURE, message: i18n.t('message.networkAnomalyDescription'), data: null };
+    return {
+      code: RetCode.NETWORK_FAILURE,
+      message: i18n.t('message.networkAnomalyDescription'),
+      data: null,
+    };
   }
 }
 
 /** The shared assistant (`conversation/getsse/<dialog_id>`; `icon` comes as `avatar`). */
 export function fetchSharedDialog(dialogId: string, auth: string) {
-  return shareGet<Dialog & { avatar?: string | null }>(`/conversation/getsse/${encodeURIComponent(dialogId)}`, auth);
+  return shareGet<Dialog & { avatar?: string | null }>(
+    `/conversation/getsse/${encodeURIComponent(dialogId)}`,
+    auth,
+  );
 }
 
 /** A session for one visitor of the shared page (`api/new_conversation`). */
 export function openSharedSession(auth: string, userId: string) {
-  return shareGet<Pick<Conversation, 'id' | 'dialog_id' | 'message'>>('/v1/api/new_conversation', auth, { user_id: userId });
+  return shareGet<Pick<Conversation, 'id' | 'dialog_id' | 'message'>>('/v1/api/new_conversation', auth, {
+    user_id: userId,
+  });
 }
 
 /** The stored session (`api/conversation/<id>`): messages with citations, and their references. */

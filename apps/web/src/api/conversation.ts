@@ -66,7 +66,8 @@ export function useCreateConversation() {
         name: input.name,
       }),
     onSuccess: (result, input) => {
-      if (result.code === 0) void client.invalidateQueries({ queryKey: conversationKeys.list(input.dialogId) });
+      if (result.code === 0)
+        void client.invalidateQueries({ queryKey: conversationKeys.list(input.dialogId) });
     },
   });
 }
@@ -86,7 +87,8 @@ export function useRemoveConversations(dialogId: string | undefined) {
   return useMutation({
     mutationFn: (ids: string[]) => api.post<boolean>('/conversation/rm', { conversation_ids: ids }),
     onSuccess: (result) => {
-      if (result.code === 0) void client.invalidateQueries({ queryKey: conversationKeys.list(dialogId ?? '') });
+      if (result.code === 0)
+        void client.invalidateQueries({ queryKey: conversationKeys.list(dialogId ?? '') });
     },
   });
 }
@@ -119,7 +121,11 @@ export function streamCompletion(
   onEvent: (event: SseEnvelope) => void,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
-  return postSse('/conversation/completion', { conversation_id: conversationId, messages }, { onEvent, signal });
+  return postSse(
+    '/conversation/completion',
+    { conversation_id: conversationId, messages },
+    { onEvent, signal },
+  );
 }
 
 /** Speech of an answer (`audio/mpeg`), or null when the server refused (its message is shown). */

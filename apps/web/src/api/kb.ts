@@ -1,4 +1,10 @@
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { KbDetail, KbListAnswer, KbListItem, KbUpdateBody, LlmListItem } from '@lectern/shared';
 import { api, buildUrl, unwrap } from './request';
 
@@ -15,7 +21,12 @@ export const kbKeys = {
 };
 
 /** `kb/list` takes its paging in the query string even though it is a POST (API.md §5). */
-export function kbListUrl(params: { page?: number; pageSize?: number; keywords?: string; parserId?: string }): string {
+export function kbListUrl(params: {
+  page?: number;
+  pageSize?: number;
+  keywords?: string;
+  parserId?: string;
+}): string {
   return buildUrl('/kb/list', undefined, {
     page: params.page,
     page_size: params.pageSize,

@@ -86,7 +86,9 @@ export function useSetApiKey() {
 }
 
 export function useAddLlm() {
-  return useLlmMutation((body: ProviderBody) => api.post<true | VerifyResult>('/llm/add_llm', body, keepAll(body)));
+  return useLlmMutation((body: ProviderBody) =>
+    api.post<true | VerifyResult>('/llm/add_llm', body, keepAll(body)),
+  );
 }
 
 /**

@@ -3,7 +3,11 @@ import { STORAGE_KEYS } from '@lectern/shared';
 import { feedback, navigation } from './feedback';
 import { createSseParser, isTerminator, postSse, type SseEnvelope } from './sse';
 
-const delta = (answer: string) => ({ code: 0, message: '', data: { answer, reference: { chunks: [] }, final: false } });
+const delta = (answer: string) => ({
+  code: 0,
+  message: '',
+  data: { answer, reference: { chunks: [] }, final: false },
+});
 const frame = (payload: unknown) => `data:${JSON.stringify(payload)}\n\n`;
 const DONE = frame({ code: 0, message: '', data: true });
 
@@ -19,7 +23,11 @@ describe('createSseParser', () => {
 
   it('splits a chunk holding several events, one character at a time too', () => {
     const text = frame(delta('a')) + frame(delta('b')) + DONE;
-    expect(createSseParser().push(text)).toEqual([delta('a'), delta('b'), { code: 0, message: '', data: true }]);
+    expect(createSseParser().push(text)).toEqual([
+      delta('a'),
+      delta('b'),
+      { code: 0, message: '', data: true },
+    ]);
     const parser = createSseParser();
     const events = [...text].flatMap((ch) => parser.push(ch));
     expect(events).toHaveLength(3);
@@ -37,14 +45,17 @@ describe('createSseParser', () => {
       ...parser.push('\n\r'),
       ...parser.push('\ndata:{"code":0,"message":"","data":true}\r\n\r\n'),
     ];
-    expect(events).toEqual([{ code: 0, message: '', data: { answer: 'x' } }, { code: 0, message: '', data: true }]);
+    expect(events).toEqual([
+      { code: 0, message: '', data: { answer: 'x' } },
+      { code: 0, message: '', data: true },
+    ]);
   });
 
   it('ignores comments and other fields, joins multi-line data, reports non-JSON data as raw', () => {
     const parser = createSseParser();
-    expect(parser.push(': keep-alive\n\nevent: message\nid: 7\ndata:{"code":0,\ndata:"message":"","data":1}\n\n')).toEqual([
-      { code: 0, message: '', data: 1 },
-    ]);
+    expect(
+      parser.push(': keep-alive\n\nevent: message\nid: 7\ndata:{"code":0,\ndata:"message":"","data":1}\n\n'),
+    ).toEqual([{ code: 0, message: '', data: 1 }]);
     expect(parser.push('data:not json\n\n')).toEqual([{ raw: 'not json' }]);
     expect(parser.push('data:[DONE]\n\n')).toEqual([]);
   });
@@ -93,12 +104,26 @@ describe('postSse', () => {
 
   it('posts JSON with the stored credential and hands over every event up to the terminator', async () => {
     localStorage.setItem(STORAGE_KEYS.authorization, 'session-token');
-    const error = { code: 500, message: 'model down', data: { answer: '**ERROR**: model down', reference: [] } };
+    const error = {
+      code: 500,
+      message: 'model down',
+      data: { answer: '**ERROR**: model down', reference: [] },
+    };
     fetchMock.mockResolvedValue(
-      streamed([frame(delta('Hel')).slice(0, 20), frame(delta('Hel')).slice(20) + frame(delta('lo')), frame(error), DONE, frame(delta('after'))]),
+      streamed([
+        frame(delta('Hel')).slice(0, 20),
+        frame(delta('Hel')).slice(20) + frame(delta('lo')),
+        frame(error),
+        DONE,
+        frame(delta('after')),
+      ]),
     );
     const events: SseEnvelope[] = [];
-    const outcome = await postSse('/conversation/completion', { conversationId: 'c1', messages: [] }, { onEvent: (e) => events.push(e) });
+    const outcome = await postSse(
+      '/conversation/completion',
+      { conversationId: 'c1', messages: [] },
+      { onEvent: (e) => events.push(e) },
+    );
     expect(outcome).toEqual({ ok: true, aborted: false, code: 0, message: '', shown: false });
     expect(events).toEqual([delta('Hel'), delta('lo'), error]);
     const [url, init] = fetchMock.mock.calls[0];
@@ -113,7 +138,9 @@ describe('postSse', () => {
     fetchMock.mockResolvedValue(streamed([DONE]));
     await postSse('/v1/api/completion', {}, { onEvent: () => undefined, authorization: 'Bearer beta-1' });
     expect(fetchMock.mock.calls[0][0]).toBe('/v1/api/completion');
-    expect((fetchMock.mock.calls[0][1]?.headers as Record<string, string>).Authorization).toBe('Bearer beta-1');
+    expect((fetchMock.mock.calls[0][1]?.headers as Record<string, string>).Authorization).toBe(
+      'Bearer beta-1',
+    );
   });
 
   it('returns an envelope that came instead of a stream as a refusal', async () => {
@@ -123,7 +150,13 @@ describe('postSse', () => {
       }),
     );
     const outcome = await postSse('/conversation/completion', {}, { onEvent: () => undefined });
-    expect(outcome).toMatchObject({ ok: false, aborted: false, code: 102, message: 'Conversation not found!', shown: false });
+    expect(outcome).toMatchObject({
+      ok: false,
+      aborted: false,
+      code: 102,
+      message: 'Conversation not found!',
+      shown: false,
+    });
   });
 
   it('signs out on 401 like the request client', async () => {
@@ -148,9 +181,15 @@ describe('postSse', () => {
       controller.abort();
       throw init?.signal?.reason ?? new Error('aborted');
     });
-    expect(await postSse('/x', {}, { onEvent: () => undefined, signal: controller.signal })).toMatchObject({ aborted: true });
+    expect(await postSse('/x', {}, { onEvent: () => undefined, signal: controller.signal })).toMatchObject({
+      aborted: true,
+    });
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    expect(await postSse('/x', {}, { onEvent: () => undefined })).toMatchObject({ ok: false, code: 1999, shown: true });
+    expect(await postSse('/x', {}, { onEvent: () => undefined })).toMatchObject({
+      ok: false,
+      code: 1999,
+      shown: true,
+    });
   });
 
   it('turns an unreadable event into an error event', async () => {

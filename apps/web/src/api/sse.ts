@@ -128,7 +128,11 @@ function handleRefusal(code: number, message: string): boolean {
  * that refuses before streaming answers with a JSON envelope: that is returned as the outcome (code
  * 100/401 are shown as the request client shows them; others are for the caller to show).
  */
-export async function postSse(url: string, body: Record<string, unknown>, options: StreamOptions): Promise<StreamOutcome> {
+export async function postSse(
+  url: string,
+  body: Record<string, unknown>,
+  options: StreamOptions,
+): Promise<StreamOutcome> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   const auth = options.authorization ?? currentAuthorization();
   if (auth) headers.Authorization = auth;
@@ -160,8 +164,12 @@ export async function postSse(url: string, body: Record<string, unknown>, option
     } catch {
       envelope = null;
     }
-    const code = typeof envelope?.code === 'number' ? envelope.code : response.status || RetCode.EXCEPTION_ERROR;
-    const message = typeof envelope?.message === 'string' ? envelope.message : `${i18n.t('message.requestError')} ${response.status}: ${url}`;
+    const code =
+      typeof envelope?.code === 'number' ? envelope.code : response.status || RetCode.EXCEPTION_ERROR;
+    const message =
+      typeof envelope?.message === 'string'
+        ? envelope.message
+        : `${i18n.t('message.requestError')} ${response.status}: ${url}`;
     return refusal(code, message, handleRefusal(code, message));
   }
 

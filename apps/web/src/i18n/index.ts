@@ -29,9 +29,12 @@ const featureEnglish = import.meta.glob<Resource>('../features/*/locales/en.json
   import: 'default',
   eager: true,
 });
-const featureFiles = import.meta.glob<Resource>(['../features/*/locales/*.json', '!../features/*/locales/en.json'], {
-  import: 'default',
-});
+const featureFiles = import.meta.glob<Resource>(
+  ['../features/*/locales/*.json', '!../features/*/locales/en.json'],
+  {
+    import: 'default',
+  },
+);
 
 const areaOf = (path: string) => path.replace(/^\.\.\/features\/([^/]+)\/locales\/.*$/, '$1');
 

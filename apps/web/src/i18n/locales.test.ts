@@ -5,7 +5,10 @@ import i18n, { changeLanguage, languageCodeOfName } from './index';
 
 type Tree = { [key: string]: string | Tree };
 const coreFiles = import.meta.glob<Tree>('../locales/*.json', { eager: true, import: 'default' });
-const featureFiles = import.meta.glob<Tree>('../features/*/locales/*.json', { eager: true, import: 'default' });
+const featureFiles = import.meta.glob<Tree>('../features/*/locales/*.json', {
+  eager: true,
+  import: 'default',
+});
 // Feature locale files are merged under their area's key, exactly as i18n/index.ts does at run time.
 const files: Record<string, Tree> = Object.fromEntries(
   Object.entries(coreFiles).map(([path, tree]) => {

@@ -45,7 +45,8 @@ export function mergePositions(lists: Array<Position[] | undefined>): Position[]
   for (const list of lists) {
     if (!list) continue;
     for (const p of list) {
-      if (!Array.isArray(p) || p.length !== 5 || p.some((n) => typeof n !== 'number' || !Number.isFinite(n))) continue;
+      if (!Array.isArray(p) || p.length !== 5 || p.some((n) => typeof n !== 'number' || !Number.isFinite(n)))
+        continue;
       const key = p.join(',');
       if (seen.has(key)) continue;
       seen.add(key);
@@ -70,7 +71,11 @@ export function finalizeDrafts(drafts: ChunkDraft[]): ChunkDraft[] {
   for (const d of drafts) {
     const content = (d.content_with_weight ?? '').trim();
     if (!content) continue;
-    const draft: ChunkDraft = { ...d, content_with_weight: content, positions: mergePositions([d.positions]) };
+    const draft: ChunkDraft = {
+      ...d,
+      content_with_weight: content,
+      positions: mergePositions([d.positions]),
+    };
     if (draft.search_text !== undefined) draft.search_text = draft.search_text.trim();
     out.push(draft);
   }

@@ -9,7 +9,9 @@ const mixed = () =>
     text('Q: What does the system do?\nA: It answers questions.', [[1, 50, 500, 70, 110]]),
     text('   ', [[1, 50, 500, 115, 118]]),
     text('Article 1 Scope\n(1) It applies everywhere.\tscope, rules', [[1, 50, 500, 120, 160]]),
-    table('<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>', 'a b\n1 2', [[2, 50, 500, 40, 140]]),
+    table('<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>', 'a b\n1 2', [
+      [2, 50, 500, 40, 140],
+    ]),
     figure('Figure 1: overview diagram', Buffer.from('png'), [[2, 50, 500, 150, 300]]),
     { kind: 'footer', text: 'Page 2 of 9' },
     text('Jane Doe jane@example.com', [[3, 50, 500, 40, 60]]),

@@ -2,8 +2,34 @@
 import { IMAGE_EXTENSIONS } from '@lectern/shared';
 import { VIDEO_EXTENSIONS } from './picture.js';
 
-export const CODE_EXTENSIONS = ['py', 'js', 'java', 'c', 'cpp', 'h', 'php', 'go', 'ts', 'sh', 'cs', 'kt', 'sql'];
-export const AUDIO_EXTENSIONS = ['wav', 'flac', 'ape', 'alac', 'wavpack', 'wv', 'mp3', 'aac', 'ogg', 'vorbis', 'opus'];
+export const CODE_EXTENSIONS = [
+  'py',
+  'js',
+  'java',
+  'c',
+  'cpp',
+  'h',
+  'php',
+  'go',
+  'ts',
+  'sh',
+  'cs',
+  'kt',
+  'sql',
+];
+export const AUDIO_EXTENSIONS = [
+  'wav',
+  'flac',
+  'ape',
+  'alac',
+  'wavpack',
+  'wv',
+  'mp3',
+  'aac',
+  'ogg',
+  'vorbis',
+  'opus',
+];
 
 const NAIVE = [
   'pdf',

@@ -71,7 +71,9 @@ describe('paper', () => {
       text('Ashish Vaswani, Noam Shazeer', [[1, 150, 450, 90, 100]]),
       text('Google Brain', [[1, 200, 400, 105, 115]]),
       title('Abstract', 2, { positions: [[1, 280, 320, 130, 140]] }),
-      text('The dominant sequence transduction models are based on recurrent networks.', [[1, 100, 500, 145, 170]]),
+      text('The dominant sequence transduction models are based on recurrent networks.', [
+        [1, 100, 500, 145, 170],
+      ]),
       text('We propose the Transformer.', [[1, 100, 500, 172, 180]]),
       title('1 Introduction', 2),
       text('Recurrent neural networks have been established.'),
@@ -83,9 +85,13 @@ describe('paper', () => {
 
   it('detects title, authors and abstract; the abstract is one chunk; the body splits at the main heading level', () => {
     const chunks = chunkDocument('paper', paper(), ctx());
-    const fields = { title_tks: 'Attention Is All You Need', authors_tks: 'Ashish Vaswani, Noam Shazeer\nGoogle Brain' };
+    const fields = {
+      title_tks: 'Attention Is All You Need',
+      authors_tks: 'Ashish Vaswani, Noam Shazeer\nGoogle Brain',
+    };
     expect(chunks[0]).toEqual({
-      content_with_weight: 'The dominant sequence transduction models are based on recurrent networks.\nWe propose the Transformer.',
+      content_with_weight:
+        'The dominant sequence transduction models are based on recurrent networks.\nWe propose the Transformer.',
       positions: [
         [1, 280, 320, 130, 140],
         [1, 100, 500, 145, 170],
@@ -104,9 +110,20 @@ describe('paper', () => {
   });
 
   it('reads an inline "Abstract —" paragraph and works without a detectable abstract', () => {
-    const inline = doc([title('On Tokens', 1), text('A. Author'), text('Abstract — We count tokens quickly.'), title('1 Method', 2), text('Slice long runs.')]);
-    expect(contents(chunkDocument('paper', inline, ctx()))).toEqual(['We count tokens quickly.', '1 Method\nSlice long runs.']);
+    const inline = doc([
+      title('On Tokens', 1),
+      text('A. Author'),
+      text('Abstract — We count tokens quickly.'),
+      title('1 Method', 2),
+      text('Slice long runs.'),
+    ]);
+    expect(contents(chunkDocument('paper', inline, ctx()))).toEqual([
+      'We count tokens quickly.',
+      '1 Method\nSlice long runs.',
+    ]);
     const none = doc([title('Notes', 1), text('Plain body text.')]);
-    expect(chunkDocument('paper', none, ctx())).toEqual([{ content_with_weight: 'Plain body text.', positions: [], fields: { title_tks: 'Notes' } }]);
+    expect(chunkDocument('paper', none, ctx())).toEqual([
+      { content_with_weight: 'Plain body text.', positions: [], fields: { title_tks: 'Notes' } },
+    ]);
   });
 });

@@ -5,7 +5,14 @@
  * the token limit (tiny pieces under 32 tokens always join their neighbour).
  */
 import type { ChunkContext, ChunkDraft, ParsedDocument, Position, Section } from '../types.js';
-import { configCount, configNumber, finalizeDrafts, isMedia, isPageFurniture, mergePositions } from './common.js';
+import {
+  configCount,
+  configNumber,
+  finalizeDrafts,
+  isMedia,
+  isPageFurniture,
+  mergePositions,
+} from './common.js';
 import { mediaDraft } from './media.js';
 import { unitsOfText, type Unit } from './merge.js';
 import { BODY, bulletLevel, detectBulletStyle, notTitle } from './numbering.js';
@@ -13,14 +20,20 @@ import { BODY, bulletLevel, detectBulletStyle, notTitle } from './numbering.js';
 export const MANUAL_MIN_TOKENS = 32;
 
 function firstLine(text: string): string {
-  return (text ?? '').trim().split(/\r\n|\r|\n/)[0]?.trim() ?? '';
+  return (
+    (text ?? '')
+      .trim()
+      .split(/\r\n|\r|\n/)[0]
+      ?.trim() ?? ''
+  );
 }
 
 /** Body font = the size carrying most text; larger short blocks are headings ranked by size. */
 function fontLevels(sections: Section[]): Map<number, number> | undefined {
   const weight = new Map<number, number>();
   for (const s of sections) {
-    if (s.fontSize && !isMedia(s)) weight.set(s.fontSize, (weight.get(s.fontSize) ?? 0) + (s.text ?? '').length);
+    if (s.fontSize && !isMedia(s))
+      weight.set(s.fontSize, (weight.get(s.fontSize) ?? 0) + (s.text ?? '').length);
   }
   if (weight.size < 2) return undefined;
   let body = 0;
@@ -40,7 +53,9 @@ function fontLevels(sections: Section[]): Map<number, number> | undefined {
 export function manualLevels(sections: Section[]): number[] {
   const fonts = fontLevels(sections);
   const titleLines = sections.filter((s) => s.kind === 'title').map((s) => firstLine(s.text));
-  const shortLines = sections.filter((s) => !isMedia(s) && !notTitle(firstLine(s.text))).map((s) => firstLine(s.text));
+  const shortLines = sections
+    .filter((s) => !isMedia(s) && !notTitle(firstLine(s.text)))
+    .map((s) => firstLine(s.text));
   const style = detectBulletStyle(titleLines.length ? titleLines : shortLines);
   return sections.map((s) => {
     if (isMedia(s)) return BODY;
@@ -102,19 +117,33 @@ export function chunkManual(doc: ParsedDocument, ctx: ChunkContext): ChunkDraft[
   const out: Array<{ first: number; draft: ChunkDraft }> = [];
   let open: Open | undefined;
   const close = () => {
-    if (open) out.push({ first: open.first, draft: { content_with_weight: open.parts.join(''), positions: open.positions } });
+    if (open)
+      out.push({
+        first: open.first,
+        draft: { content_with_weight: open.parts.join(''), positions: open.positions },
+      });
     open = undefined;
   };
   const chars = new Set(['\n', '。', '；', '！', '？', '!', '?', ';']);
   sections.forEach((s, i) => {
     if (isMedia(s)) {
-      out.push({ first: i, draft: mediaDraft(sections, i, configCount(ctx, 'table_context_size'), configCount(ctx, 'image_context_size')) });
+      out.push({
+        first: i,
+        draft: mediaDraft(
+          sections,
+          i,
+          configCount(ctx, 'table_context_size'),
+          configCount(ctx, 'image_context_size'),
+        ),
+      });
       return;
     }
     if (!(s.text ?? '').trim()) return;
     const units: Unit[] = unitsOfText(s.text, s.positions ?? [], i, budget, chars);
     for (const u of units) {
-      const fits = open && (open.tokens < MANUAL_MIN_TOKENS || (open.sid === ids[i] && open.tokens + u.tokens <= budget));
+      const fits =
+        open &&
+        (open.tokens < MANUAL_MIN_TOKENS || (open.sid === ids[i] && open.tokens + u.tokens <= budget));
       if (open && fits) {
         open.parts.push(u.sep, u.text);
         open.tokens += u.tokens;

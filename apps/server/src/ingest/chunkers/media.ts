@@ -28,7 +28,12 @@ export function surroundingText(sections: Section[], i: number, size: number, di
 }
 
 /** The chunk draft for a table or figure section. */
-export function mediaDraft(sections: Section[], i: number, tableContext: number, imageContext: number): ChunkDraft {
+export function mediaDraft(
+  sections: Section[],
+  i: number,
+  tableContext: number,
+  imageContext: number,
+): ChunkDraft {
   const s = sections[i];
   const isTable = s.kind === 'table';
   const size = isTable ? tableContext : imageContext;

@@ -147,7 +147,13 @@ export function unitsOfText(
     const n = countTokens(piece);
     const parts = n <= budget ? [{ text: piece, tokens: n }] : splitOversized(piece, budget);
     for (const part of parts) {
-      units.push({ text: part.text, tokens: part.tokens, positions, sep: units.length === 0 ? '\n' : '', index });
+      units.push({
+        text: part.text,
+        tokens: part.tokens,
+        positions,
+        sep: units.length === 0 ? '\n' : '',
+        index,
+      });
     }
   }
   return units;

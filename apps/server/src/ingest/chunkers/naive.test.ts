@@ -24,7 +24,11 @@ describe('naive chunking', () => {
   });
 
   it('lowers the budget by the overlap and carries the tail of the previous chunk into the next one', () => {
-    const chunks = chunkDocument('naive', doc(SENTENCES.map((s) => text(s))), ctx({ chunk_token_num: 16, overlapped_percent: 50 }));
+    const chunks = chunkDocument(
+      'naive',
+      doc(SENTENCES.map((s) => text(s))),
+      ctx({ chunk_token_num: 16, overlapped_percent: 50 }),
+    );
     expect(contents(chunks)).toEqual([
       'The cat sat on the mat.\nDogs bark at night.',
       'Dogs bark at night.\nBirds sing in the morning.',
@@ -35,7 +39,8 @@ describe('naive chunking', () => {
   });
 
   it('cuts an oversized text at the delimiter characters (default \\n!?;。；！？) before merging', () => {
-    const long = 'Stop right there! Who goes there? Friend or foe; tell me now! The night is dark and full of sounds? We wait here';
+    const long =
+      'Stop right there! Who goes there? Friend or foe; tell me now! The night is dark and full of sounds? We wait here';
     const chunks = chunkDocument('naive', doc([text(long)]), ctx({ chunk_token_num: 8 }));
     expect(contents(chunks)).toEqual([
       'Stop right there! Who goes there? Friend or foe;',
@@ -48,7 +53,8 @@ describe('naive chunking', () => {
   });
 
   it('splits a text with no delimiter at whitespace so no piece exceeds the budget', () => {
-    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon';
+    const words =
+      'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon';
     const chunks = chunkDocument('naive', doc([text(words)]), ctx({ chunk_token_num: 8, delimiter: '\n' }));
     expect(contents(chunks)).toEqual([
       'alpha beta gamma delta epsilon zeta eta',
@@ -82,8 +88,15 @@ describe('naive chunking', () => {
       [1, 10, 200, 45, 60],
       [2, 10, 200, 20, 40],
     ]);
-    const cut = chunkDocument('naive', doc([d.sections[0], text('## tail'), d.sections[2]]), ctx({ delimiter: '`##`' }));
-    expect(contents(cut)).toEqual(['First block of text on page one.', 'tail\nThird block on the next page.']);
+    const cut = chunkDocument(
+      'naive',
+      doc([d.sections[0], text('## tail'), d.sections[2]]),
+      ctx({ delimiter: '`##`' }),
+    );
+    expect(contents(cut)).toEqual([
+      'First block of text on page one.',
+      'tail\nThird block on the next page.',
+    ]);
     expect(cut[0].positions).toEqual([[1, 10, 200, 20, 40]]);
     expect(cut[1].positions).toEqual([[2, 10, 200, 20, 40]]);
   });
@@ -99,16 +112,30 @@ describe('naive chunking', () => {
     const plain = chunkDocument('naive', d, ctx({ chunk_token_num: 512 }));
     expect(plain).toEqual([
       {
-        content_with_weight: 'Before the table there is an introduction sentence.\nAfter the table comes the conclusion of the section.',
+        content_with_weight:
+          'Before the table there is an introduction sentence.\nAfter the table comes the conclusion of the section.',
         positions: [
           [1, 10, 100, 20, 30],
           [1, 10, 100, 90, 100],
         ],
       },
-      { content_with_weight: '<table><tr><td>a</td></tr></table>', positions: [[1, 10, 200, 40, 80]], doc_type_kwd: 'table' },
-      { content_with_weight: 'Figure 1: a chart', positions: [[2, 0, 50, 0, 50]], doc_type_kwd: 'image', image: png },
+      {
+        content_with_weight: '<table><tr><td>a</td></tr></table>',
+        positions: [[1, 10, 200, 40, 80]],
+        doc_type_kwd: 'table',
+      },
+      {
+        content_with_weight: 'Figure 1: a chart',
+        positions: [[2, 0, 50, 0, 50]],
+        doc_type_kwd: 'image',
+        image: png,
+      },
     ]);
-    const withContext = chunkDocument('naive', d, ctx({ chunk_token_num: 512, table_context_size: 4, image_context_size: 3 }));
+    const withContext = chunkDocument(
+      'naive',
+      d,
+      ctx({ chunk_token_num: 512, table_context_size: 4, image_context_size: 3 }),
+    );
     expect(contents(withContext).slice(1)).toEqual([
       'an introduction sentence.\n<table><tr><td>a</td></tr></table>\nAfter the table comes',
       'the section.\nFigure 1: a chart',
@@ -124,7 +151,10 @@ describe('naive chunking', () => {
       'Name：Person4; Age：34',
     ]);
     const html = (n: number) => `<table><tr><th>Name</th></tr><tr><td>P${n}</td></tr></table>`;
-    const tables = [1, 2].map((n) => ({ ...table(html(n), `Name：P${n}`), fields: { sheet: 'Staff', html4excel: true } }));
+    const tables = [1, 2].map((n) => ({
+      ...table(html(n), `Name：P${n}`),
+      fields: { sheet: 'Staff', html4excel: true },
+    }));
     const chunks = chunkDocument('naive', doc(tables), ctx({ html4excel: true, table_context_size: 50 }));
     expect(chunks).toEqual([
       { content_with_weight: html(1), positions: [], doc_type_kwd: 'table' },
@@ -133,7 +163,13 @@ describe('naive chunking', () => {
   });
 
   it('drops empty and whitespace-only chunks and page headers/footers', () => {
-    const d = doc([text('   '), { kind: 'header', text: 'ACME Corp — page 3' }, text('Real content.'), text('\n\n'), figure('  ')]);
+    const d = doc([
+      text('   '),
+      { kind: 'header', text: 'ACME Corp — page 3' },
+      text('Real content.'),
+      text('\n\n'),
+      figure('  '),
+    ]);
     expect(contents(chunkDocument('naive', d, ctx()))).toEqual(['Real content.']);
     expect(chunkDocument('naive', doc([]), ctx())).toEqual([]);
   });

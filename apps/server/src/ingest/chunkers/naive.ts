@@ -6,7 +6,14 @@
  */
 import type { ChunkContext, ChunkDraft, ParsedDocument, Section } from '../types.js';
 import { DEFAULT_DELIMITER } from '../parser-config.js';
-import { configCount, configNumber, finalizeDrafts, isMedia, isPageFurniture, mergePositions } from './common.js';
+import {
+  configCount,
+  configNumber,
+  finalizeDrafts,
+  isMedia,
+  isPageFurniture,
+  mergePositions,
+} from './common.js';
 import { parseDelimiter, rangesBetweenTokens } from './delimiter.js';
 import { mediaDraft } from './media.js';
 import { mergeUnits, unitsOfText, type Unit } from './merge.js';
@@ -54,7 +61,10 @@ function customPieces(sections: Section[], indices: number[], tokens: string[]):
       if (firstIndex < 0) firstIndex = indices[m];
       lists.push(sections[indices[m]].positions);
     }
-    out.push({ first: firstIndex < 0 ? indices[k] : firstIndex, draft: { content_with_weight: text, positions: mergePositions(lists) } });
+    out.push({
+      first: firstIndex < 0 ? indices[k] : firstIndex,
+      draft: { content_with_weight: text, positions: mergePositions(lists) },
+    });
   }
   return out;
 }

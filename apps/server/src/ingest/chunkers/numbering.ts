@@ -140,7 +140,9 @@ export function outlineLevels(
 ): number[] {
   // Parser heading levels (docx styles, markdown, PDF outline) define the hierarchy when asked to.
   if (opts.titlesFirst && sections.some((s) => s.kind === 'title' && s.level)) {
-    return sections.map((s) => (s.kind === 'title' && !notTitle(firstLine(s.text)) ? Math.max(1, s.level ?? 1) : BODY));
+    return sections.map((s) =>
+      s.kind === 'title' && !notTitle(firstLine(s.text)) ? Math.max(1, s.level ?? 1) : BODY,
+    );
   }
   const size = style >= 0 ? BULLET_STYLES[style].patterns.length : 0;
   const clauses = new Set(style >= 0 && opts.clausesAsBody ? BULLET_STYLES[style].clauseLevels : []);

@@ -20,9 +20,19 @@ describe('presentation', () => {
   });
 
   it('groups PDF sections by the page of their positions', () => {
-    const d = doc([text('Slide one text', [[1, 0, 100, 0, 20]]), text('more one', [[1, 0, 100, 30, 40]]), text('Slide two', [[2, 0, 100, 0, 20]])]);
+    const d = doc([
+      text('Slide one text', [[1, 0, 100, 0, 20]]),
+      text('more one', [[1, 0, 100, 30, 40]]),
+      text('Slide two', [[2, 0, 100, 0, 20]]),
+    ]);
     expect(chunkDocument('presentation', d, ctx({}, 'deck.pdf'))).toEqual([
-      { content_with_weight: 'Slide one text\nmore one', positions: [[1, 0, 100, 0, 20], [1, 0, 100, 30, 40]] },
+      {
+        content_with_weight: 'Slide one text\nmore one',
+        positions: [
+          [1, 0, 100, 0, 20],
+          [1, 0, 100, 30, 40],
+        ],
+      },
       { content_with_weight: 'Slide two', positions: [[2, 0, 100, 0, 20]] },
     ]);
   });
@@ -33,9 +43,16 @@ describe('picture', () => {
     const img = Buffer.from('png');
     const d = doc([figure('STOP', img), text('A red octagonal stop sign at a crossing.')]);
     expect(chunkDocument('picture', d, ctx({}, 'sign.png'))).toEqual([
-      { content_with_weight: 'STOP\nA red octagonal stop sign at a crossing.', positions: [], doc_type_kwd: 'image', image: img },
+      {
+        content_with_weight: 'STOP\nA red octagonal stop sign at a crossing.',
+        positions: [],
+        doc_type_kwd: 'image',
+        image: img,
+      },
     ]);
-    expect(chunkDocument('picture', doc([text('A cat jumps.')]), ctx({}, 'cat.mp4'))[0].doc_type_kwd).toBe('video');
+    expect(chunkDocument('picture', doc([text('A cat jumps.')]), ctx({}, 'cat.mp4'))[0].doc_type_kwd).toBe(
+      'video',
+    );
     expect(chunkDocument('picture', doc([figure('', img)]), ctx({}, 'blank.png'))).toEqual([]);
   });
 });
@@ -68,19 +85,26 @@ describe('knowledge_graph, email and audio', () => {
     const chunks = chunkDocument('knowledge_graph', d, ctx({}, 'k.txt'));
     expect(chunks.length).toBe(2);
     expect(chunks[0].content_with_weight.split('\n').length).toBeGreaterThan(500);
-    expect(chunkDocument('knowledge_graph', d, ctx({ chunk_token_num: 8192, delimiter: '\n' }, 'k.txt'))).toEqual(chunks);
+    expect(
+      chunkDocument('knowledge_graph', d, ctx({ chunk_token_num: 8192, delimiter: '\n' }, 'k.txt')),
+    ).toEqual(chunks);
   });
 
   it('email merges headers and body naively', () => {
-    const d = doc([{ kind: 'header', text: 'From: a@b.c\nTo: d@e.f\nSubject: Hi' }, text('Hello there, the meeting moved to Friday.')]);
+    const d = doc([
+      { kind: 'header', text: 'From: a@b.c\nTo: d@e.f\nSubject: Hi' },
+      text('Hello there, the meeting moved to Friday.'),
+    ]);
     expect(contents(chunkDocument('email', d, ctx({}, 'm.eml')))).toEqual([
       'From: a@b.c\nTo: d@e.f\nSubject: Hi\nHello there, the meeting moved to Friday.',
     ]);
   });
 
   it('audio keeps the transcript as one chunk', () => {
-    expect(contents(chunkDocument('audio', doc([text('hello everyone'), text('welcome to the show')]), ctx({}, 'a.mp3')))).toEqual([
-      'hello everyone\nwelcome to the show',
-    ]);
+    expect(
+      contents(
+        chunkDocument('audio', doc([text('hello everyone'), text('welcome to the show')]), ctx({}, 'a.mp3')),
+      ),
+    ).toEqual(['hello everyone\nwelcome to the show']);
   });
 });

@@ -56,7 +56,10 @@ describe('laws', () => {
   });
 
   it('splits an article longer than the budget, each piece keeping the hierarchy', () => {
-    const d = doc([text('Article 1 Duties'), ...['one', 'two', 'three', 'four'].map((w) => text(`The ${w} duty applies to everyone here.`))]);
+    const d = doc([
+      text('Article 1 Duties'),
+      ...['one', 'two', 'three', 'four'].map((w) => text(`The ${w} duty applies to everyone here.`)),
+    ]);
     expect(contents(chunkDocument('laws', d, ctx({ chunk_token_num: 20 })))).toEqual([
       'Article 1 Duties\nThe one duty applies to everyone here.\nThe two duty applies to everyone here.',
       'Article 1 Duties\nThe three duty applies to everyone here.\nThe four duty applies to everyone here.',
@@ -106,7 +109,9 @@ describe('book', () => {
       text('###### Another deep heading'),
       text('More body.'),
     ]);
-    expect(detectBulletStyle(d.sections.map((s) => s.text))).toBe(BULLET_STYLES.findIndex((s) => s.name === 'markdown'));
+    expect(detectBulletStyle(d.sections.map((s) => s.text))).toBe(
+      BULLET_STYLES.findIndex((s) => s.name === 'markdown'),
+    );
     expect(contents(chunkDocument('book', d, ctx()))).toEqual([
       // The sixth level is below the 5-level path: its headings stay inside the body.
       '# Part\n## Chapter\n### Section\n#### Sub\n##### Subsub\n###### Deepest heading\nBody text.\n###### Another deep heading\nMore body.',

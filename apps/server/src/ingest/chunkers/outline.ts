@@ -67,7 +67,10 @@ export function outlineChunks(sections: Section[], levels: number[], opts: Outli
       if (!h.used) {
         out.push({
           first: h.index,
-          draft: { content_with_weight: stack.map((x) => x.text.trim()).join('\n'), positions: mergePositions([h.positions]) },
+          draft: {
+            content_with_weight: stack.map((x) => x.text.trim()).join('\n'),
+            positions: mergePositions([h.positions]),
+          },
         });
         for (const x of stack) x.used = true;
       }
@@ -89,7 +92,15 @@ export function outlineChunks(sections: Section[], levels: number[], opts: Outli
       stack.push({ level, text, positions: s.positions ?? [], index: i, used: false });
       return;
     }
-    body.push(...unitsOfText(text, s.positions ?? [], i, opts.budget, new Set(['\n', '。', '；', '！', '？', '!', '?', ';'])));
+    body.push(
+      ...unitsOfText(
+        text,
+        s.positions ?? [],
+        i,
+        opts.budget,
+        new Set(['\n', '。', '；', '！', '？', '!', '?', ';']),
+      ),
+    );
   });
   flushBody();
   popTo(Number.NEGATIVE_INFINITY);

@@ -4,7 +4,14 @@
  * budget are split). Title and authors ride on every chunk as `title_tks` / `authors_tks` fields.
  */
 import type { ChunkContext, ChunkDraft, ParsedDocument, Section } from '../types.js';
-import { configCount, configNumber, finalizeDrafts, isMedia, isPageFurniture, mergePositions } from './common.js';
+import {
+  configCount,
+  configNumber,
+  finalizeDrafts,
+  isMedia,
+  isPageFurniture,
+  mergePositions,
+} from './common.js';
 import { mediaDraft } from './media.js';
 import { mergeUnits, unitsOfText, type Unit } from './merge.js';
 import { manualLevels, mostFrequentLevel, sectionIds } from './manual.js';
@@ -23,7 +30,9 @@ export interface PaperParts {
 }
 
 export function paperParts(doc: ParsedDocument): PaperParts {
-  const sections = doc.sections.filter((s) => isMedia(s) || (!isPageFurniture(s) && (s.text ?? '').trim() !== ''));
+  const sections = doc.sections.filter(
+    (s) => isMedia(s) || (!isPageFurniture(s) && (s.text ?? '').trim() !== ''),
+  );
   const firstTitle = sections.slice(0, 8).findIndex((s) => s.kind === 'title');
   let titleIdx = -1;
   let title = (doc.title ?? '').trim();
@@ -66,7 +75,10 @@ export function paperParts(doc: ParsedDocument): PaperParts {
     .filter((s) => !isMedia(s) && s.kind !== 'title' && s.text.trim().length <= 300)
     .slice(0, 6)
     .map((s) => s.text.trim());
-  const body = [...sections.slice(titleIdx + 1, absIdx >= 0 ? absIdx : titleIdx + 1).filter((s) => isMedia(s)), ...sections.slice(bodyStart)];
+  const body = [
+    ...sections.slice(titleIdx + 1, absIdx >= 0 ? absIdx : titleIdx + 1).filter((s) => isMedia(s)),
+    ...sections.slice(bodyStart),
+  ];
   return { title, authors: authorLines.join('\n'), abstract, abstractSections, body };
 }
 
@@ -76,7 +88,8 @@ export function chunkPaper(doc: ParsedDocument, ctx: ChunkContext): ChunkDraft[]
   const fields: Record<string, unknown> = {};
   if (parts.title) fields.title_tks = parts.title;
   if (parts.authors) fields.authors_tks = parts.authors;
-  const withFields = (d: ChunkDraft): ChunkDraft => (Object.keys(fields).length ? { ...d, fields: { ...fields } } : d);
+  const withFields = (d: ChunkDraft): ChunkDraft =>
+    Object.keys(fields).length ? { ...d, fields: { ...fields } } : d;
   const drafts: ChunkDraft[] = [];
   if (parts.abstract) {
     drafts.push(
@@ -97,13 +110,21 @@ export function chunkPaper(doc: ParsedDocument, ctx: ChunkContext): ChunkDraft[]
   let groupId = -1;
   const flush = () => {
     for (const m of mergeUnits(group, { chunkTokenNum: budget })) {
-      ordered.push({ first: m.first, draft: withFields({ content_with_weight: m.text, positions: m.positions }) });
+      ordered.push({
+        first: m.first,
+        draft: withFields({ content_with_weight: m.text, positions: m.positions }),
+      });
     }
     group = [];
   };
   body.forEach((s, i) => {
     if (isMedia(s)) {
-      ordered.push({ first: i, draft: withFields(mediaDraft(body, i, configCount(ctx, 'table_context_size'), configCount(ctx, 'image_context_size'))) });
+      ordered.push({
+        first: i,
+        draft: withFields(
+          mediaDraft(body, i, configCount(ctx, 'table_context_size'), configCount(ctx, 'image_context_size')),
+        ),
+      });
       return;
     }
     if (ids[i] !== groupId) {

@@ -5,7 +5,22 @@
 import type { ChunkContext, ChunkDraft, ParsedDocument } from '../types.js';
 import { extensionOf, finalizeDrafts, firstImage, mergePositions, sectionContent } from './common.js';
 
-export const VIDEO_EXTENSIONS = ['mp4', 'mov', 'avi', 'flv', 'mpeg', 'mpg', 'webm', 'wmv', '3gp', '3gpp', 'mkv', 'rm', 'rmvb', 'asf'];
+export const VIDEO_EXTENSIONS = [
+  'mp4',
+  'mov',
+  'avi',
+  'flv',
+  'mpeg',
+  'mpg',
+  'webm',
+  'wmv',
+  '3gp',
+  '3gpp',
+  'mkv',
+  'rm',
+  'rmvb',
+  'asf',
+];
 
 export function chunkPicture(doc: ParsedDocument, ctx: ChunkContext): ChunkDraft[] {
   const text = doc.sections

@@ -7,7 +7,9 @@ const qa = (d: ReturnType<typeof doc>, name: string, language = 'English') =>
 
 describe('qa', () => {
   it('reads tab-separated lines; a line without a tab continues the previous answer', () => {
-    const d = doc([text('What is RAG?\tRetrieval-augmented generation.\nHow fast is it?\tVery fast.\nIt scales too.')]);
+    const d = doc([
+      text('What is RAG?\tRetrieval-augmented generation.\nHow fast is it?\tVery fast.\nIt scales too.'),
+    ]);
     expect(qa(d, 'faq.txt')).toEqual([
       ['Question: What is RAG?\tAnswer: Retrieval-augmented generation.', 'What is RAG?'],
       ['Question: How fast is it?\tAnswer: Very fast.\nIt scales too.', 'How fast is it?'],
@@ -29,7 +31,10 @@ describe('qa', () => {
       'Question: What is X?\tAnswer: X is Y.',
     ]);
     const excelHtml = {
-      ...table('<table><tr><th>Q</th><th>A</th></tr><tr><td>Where?</td><td>Here.</td></tr></table>', 'Q：Where?; A：Here.'),
+      ...table(
+        '<table><tr><th>Q</th><th>A</th></tr><tr><td>Where?</td><td>Here.</td></tr></table>',
+        'Q：Where?; A：Here.',
+      ),
       fields: { sheet: 'FAQ', html4excel: true },
     };
     expect(contents(chunkDocument('qa', doc([excelHtml]), ctx({ html4excel: true }, 'faq.xlsx')))).toEqual([
@@ -38,15 +43,16 @@ describe('qa', () => {
   });
 
   it('reads CSV text with quoted fields', () => {
-    expect(contents(chunkDocument('qa', doc([text('q1,a1\n"q2, with comma","a2"')]), ctx({}, 'faq.csv')))).toEqual([
-      'Question: q1\tAnswer: a1',
-      'Question: q2, with comma\tAnswer: a2',
-    ]);
+    expect(
+      contents(chunkDocument('qa', doc([text('q1,a1\n"q2, with comma","a2"')]), ctx({}, 'faq.csv'))),
+    ).toEqual(['Question: q1\tAnswer: a1', 'Question: q2, with comma\tAnswer: a2']);
   });
 
   it('reads "Q:/A:" paragraphs across sections and keeps their positions', () => {
     const d = doc([
-      text('Q: What is the capital of France?\nA: Paris.\nIt is big.\nQ: And of Spain?', [[1, 10, 300, 10, 60]]),
+      text('Q: What is the capital of France?\nA: Paris.\nIt is big.\nQ: And of Spain?', [
+        [1, 10, 300, 10, 60],
+      ]),
       text('A: Madrid.', [[2, 10, 300, 10, 20]]),
     ]);
     const chunks = chunkDocument('qa', d, ctx({}, 'faq.pdf'));
@@ -76,7 +82,14 @@ describe('qa', () => {
   });
 
   it('takes markdown headings as questions and the text below as answers', () => {
-    const d = doc([title('Billing', 1), title('How do I pay?', 2), text('Use a card.'), title('Refunds', 2), text('Within 30 days.'), text('Contact support.')]);
+    const d = doc([
+      title('Billing', 1),
+      title('How do I pay?', 2),
+      text('Use a card.'),
+      title('Refunds', 2),
+      text('Within 30 days.'),
+      text('Contact support.'),
+    ]);
     expect(qa(d, 'faq.md')).toEqual([
       ['Question: How do I pay?\tAnswer: Use a card.', 'How do I pay?'],
       ['Question: Billing / Refunds\tAnswer: Within 30 days.\nContact support.', 'Billing / Refunds'],
@@ -89,7 +102,14 @@ describe('qa', () => {
   });
 
   it('falls back to lines ending with a question mark, and drops questions without answers', () => {
-    const d = doc([text('Preamble text.'), text('Can I cancel?'), text('Yes, any time.'), text('Is there a trial?')]);
-    expect(contents(chunkDocument('qa', d, ctx({}, 'faq.docx')))).toEqual(['Question: Can I cancel?\tAnswer: Yes, any time.']);
+    const d = doc([
+      text('Preamble text.'),
+      text('Can I cancel?'),
+      text('Yes, any time.'),
+      text('Is there a trial?'),
+    ]);
+    expect(contents(chunkDocument('qa', d, ctx({}, 'faq.docx')))).toEqual([
+      'Question: Can I cancel?\tAnswer: Yes, any time.',
+    ]);
   });
 });

@@ -32,7 +32,11 @@ function linesOf(sections: Section[]): Line[] {
   for (const s of sections) {
     if (isPageFurniture(s) || s.kind === 'figure') continue;
     if (s.kind === 'title') {
-      out.push({ text: (s.text ?? '').replace(/\s+/g, ' ').trim(), section: s, heading: Math.max(1, s.level ?? 1) });
+      out.push({
+        text: (s.text ?? '').replace(/\s+/g, ' ').trim(),
+        section: s,
+        heading: Math.max(1, s.level ?? 1),
+      });
       continue;
     }
     for (const raw of (s.text ?? '').split(/\r\n|\r|\n/)) {
@@ -162,7 +166,8 @@ export function qaPairs(doc: ParsedDocument, ctx: ChunkContext): Pair[] {
   if (extensionOf(ctx.docName) === 'csv' && !nonEmpty.some((l) => l.text.includes('\t'))) {
     return pairsFromRows(parseCsv(nonEmpty.map((l) => l.text).join('\n')));
   }
-  if (nonEmpty.some((l) => Q_RE.test(l.text)) && nonEmpty.some((l) => A_RE.test(l.text))) return fromQaMarkers(nonEmpty);
+  if (nonEmpty.some((l) => Q_RE.test(l.text)) && nonEmpty.some((l) => A_RE.test(l.text)))
+    return fromQaMarkers(nonEmpty);
   const tabbed = nonEmpty.filter((l) => l.text.includes('\t')).length;
   if (tabbed > 0 && tabbed >= 0.3 * nonEmpty.length) return fromTabs(nonEmpty);
   if (nonEmpty.some((l) => l.heading !== undefined)) return fromHeadings(nonEmpty);

@@ -6,7 +6,9 @@ import { ctx, doc, text, title } from './test-fixtures.js';
 describe('resume', () => {
   it('extracts name, contact, summary, education, work and skills into one chunk with typed fields', () => {
     const d = doc([
-      text('Jane Doe\njane.doe@example.com | +1 (555) 123-4567\nSenior software engineer with a focus on search.'),
+      text(
+        'Jane Doe\njane.doe@example.com | +1 (555) 123-4567\nSenior software engineer with a focus on search.',
+      ),
       title('Education', 1),
       text('Stanford University — M.S. Computer Science, 2012 - 2014\nMIT — B.S. Mathematics, 2008 - 2012'),
       title('Work Experience', 1),
@@ -34,7 +36,8 @@ describe('resume', () => {
           email_kwd: ['jane.doe@example.com'],
           phone_kwd: ['+1 (555) 123-4567'],
           summary_tks: 'Senior software engineer with a focus on search.',
-          education_tks: 'Stanford University — M.S. Computer Science, 2012 - 2014\nMIT — B.S. Mathematics, 2008 - 2012',
+          education_tks:
+            'Stanford University — M.S. Computer Science, 2012 - 2014\nMIT — B.S. Mathematics, 2008 - 2012',
           school_name_tks: 'Stanford University — M.S. Computer Science, 2012 - 2014',
           highest_degree_kwd: 'Master',
           work_tks: 'Acme Corp, Staff Engineer, 2018 - 2023\nBeta Inc, Engineer, 2014 - 2017',

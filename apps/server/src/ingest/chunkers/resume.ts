@@ -9,12 +9,24 @@ import { finalizeDrafts, isChinese, isPageFurniture, mergePositions } from './co
 type Part = 'summary' | 'education' | 'work' | 'projects' | 'skills' | 'other';
 
 const HEADINGS: Array<[Part, RegExp]> = [
-  ['education', /^(education(al)?( background| history)?|academic (background|qualifications)|教育背景|教育经历|学历)(?![A-Za-z])/i],
-  ['work', /^(work experience|professional experience|experience|employment( history)?|work history|career history|工作经历|工作经验|实习经历)(?![A-Za-z])/i],
+  [
+    'education',
+    /^(education(al)?( background| history)?|academic (background|qualifications)|教育背景|教育经历|学历)(?![A-Za-z])/i,
+  ],
+  [
+    'work',
+    /^(work experience|professional experience|experience|employment( history)?|work history|career history|工作经历|工作经验|实习经历)(?![A-Za-z])/i,
+  ],
   ['projects', /^(projects?|project experience|项目经历|项目经验)(?![A-Za-z])/i],
   ['skills', /^(skills|technical skills|core competencies|competencies|专业技能|技能特长|技能)(?![A-Za-z])/i],
-  ['summary', /^(summary|profile|professional summary|objective|about me|个人简介|自我评价|求职意向)(?![A-Za-z])/i],
-  ['other', /^(certifications?|awards|honou?rs|languages|interests|publications|证书|获奖情况|获奖|语言能力|兴趣爱好)(?![A-Za-z])/i],
+  [
+    'summary',
+    /^(summary|profile|professional summary|objective|about me|个人简介|自我评价|求职意向)(?![A-Za-z])/i,
+  ],
+  [
+    'other',
+    /^(certifications?|awards|honou?rs|languages|interests|publications|证书|获奖情况|获奖|语言能力|兴趣爱好)(?![A-Za-z])/i,
+  ],
 ];
 
 const LABELS: Record<string, [string, string]> = {
@@ -32,7 +44,8 @@ const LABELS: Record<string, [string, string]> = {
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 const PHONE_RE = /(?:\+?\d[\d\s().-]{6,}\d)/g;
 /** Year ranges and dates ("2014 - 2017", "2010.09-2014.06", "2020-01-15") are not phone numbers. */
-const DATE_LIKE_RE = /^(?:19|20)\d{2}(?:\s*[./-]\s*\d{1,2}){0,2}\s*(?:[-–~]\s*(?:19|20)\d{2}(?:\s*[./-]\s*\d{1,2}){0,2})?$/;
+const DATE_LIKE_RE =
+  /^(?:19|20)\d{2}(?:\s*[./-]\s*\d{1,2}){0,2}\s*(?:[-–~]\s*(?:19|20)\d{2}(?:\s*[./-]\s*\d{1,2}){0,2})?$/;
 const NAME_LINE_RE = /^\s*(?:name|full name|姓\s*名)\s*[:：]\s*(.+)$/i;
 const DEGREES: Array<[string, RegExp]> = [
   ['Doctorate', /\b(ph\.?\s?d|doctor(ate)?|d\.phil)(?![a-z])|博士/i],
@@ -115,7 +128,14 @@ export function extractResume(doc: ParsedDocument): ResumeFields {
       })
       .map((p) => p.trim()),
   );
-  const parts: Record<Part, string[]> = { summary: [], education: [], work: [], projects: [], skills: [], other: [] };
+  const parts: Record<Part, string[]> = {
+    summary: [],
+    education: [],
+    work: [],
+    projects: [],
+    skills: [],
+    other: [],
+  };
   let name: string | undefined;
   let current: Part | undefined;
   for (const line of lines) {
@@ -130,7 +150,11 @@ export function extractResume(doc: ParsedDocument): ResumeFields {
       if (heading.rest) parts[current].push(heading.rest);
       continue;
     }
-    const contactOnly = line.replace(EMAIL_RE, '').replace(PHONE_RE, '').replace(/[|,;:：·•\s]|email|e-mail|phone|tel|mobile|邮箱|电话|手机/gi, '') === '';
+    const contactOnly =
+      line
+        .replace(EMAIL_RE, '')
+        .replace(PHONE_RE, '')
+        .replace(/[|,;:：·•\s]|email|e-mail|phone|tel|mobile|邮箱|电话|手机/gi, '') === '';
     if (contactOnly) continue;
     if (!current) {
       // Before the first heading: the name, then a profile line or two.
@@ -155,7 +179,10 @@ export function chunkResume(doc: ParsedDocument, ctx: ChunkContext): ChunkDraft[
   const fields: Record<string, unknown> = {};
   const add = (key: string, value: string, inline = true) => {
     const colon = zh ? '：' : ': ';
-    if (value) blocks.push(inline ? `${LABELS[key][zh]}${colon}${value}` : `${LABELS[key][zh]}${colon.trim()}\n${value}`);
+    if (value)
+      blocks.push(
+        inline ? `${LABELS[key][zh]}${colon}${value}` : `${LABELS[key][zh]}${colon.trim()}\n${value}`,
+      );
   };
   if (r.name) {
     fields.name_kwd = r.name;

@@ -53,7 +53,12 @@ export function spreadsheetRows(sections: Section[]): SheetRows[] {
     const sheet = typeof f.sheet === 'string' ? f.sheet : '';
     let last = out[out.length - 1];
     if (!last || last.sheet !== sheet) {
-      last = { sheet, headers: Array.isArray(f.headers) ? f.headers.map(cellText) : undefined, rows: [], sections: [] };
+      last = {
+        sheet,
+        headers: Array.isArray(f.headers) ? f.headers.map(cellText) : undefined,
+        rows: [],
+        sections: [],
+      };
       out.push(last);
     }
     if (Array.isArray(f.cells)) {
@@ -187,6 +192,8 @@ export function tablesOf(sections: Section[], docName: string): SheetRows[] {
  */
 export function rowsWithHeader(sheet: SheetRows, headerWords: RegExp): unknown[][] {
   if (!sheet.headers || sheet.headers.length === 0) return sheet.rows;
-  const looksLikeHeader = sheet.headers.filter((h) => h.trim() !== '').every((h) => headerWords.test(h.trim()));
+  const looksLikeHeader = sheet.headers
+    .filter((h) => h.trim() !== '')
+    .every((h) => headerWords.test(h.trim()));
   return looksLikeHeader ? sheet.rows : [sheet.headers, ...sheet.rows];
 }

@@ -56,14 +56,22 @@ describe('table', () => {
     });
     const [t] = inferTables(sheet(), ctx({}, 'staff.xlsx'));
     expect(t.sheet).toBe('Staff');
-    expect(t.columns[0]).toEqual({ header: 'Name/Full name', key: 'name_tks', type: 'text', names: ['Name', 'Full name'], enumeration: [] });
+    expect(t.columns[0]).toEqual({
+      header: 'Name/Full name',
+      key: 'name_tks',
+      type: 'text',
+      names: ['Name', 'Full name'],
+      enumeration: [],
+    });
     expect(parseHeader('学历（本科，硕士）')).toEqual({ names: ['学历'], enumeration: ['本科', '硕士'] });
     expect(columnType(['1', '2', '3.5'])).toBe('float');
     expect(columnType(['a', '1', 'b'])).toBe('text');
   });
 
   it('reads tab-separated text with the first line as headers, and omits cells that do not fit the column type', () => {
-    const d = doc([text('city\tpopulation\tarea\nParis\t2100000\t105.4\nLyon\tunknown\t47.9\nNice\t340000\t71.9')]);
+    const d = doc([
+      text('city\tpopulation\tarea\nParis\t2100000\t105.4\nLyon\tunknown\t47.9\nNice\t340000\t71.9'),
+    ]);
     const chunks = chunkDocument('table', d, ctx({}, 'cities.txt'));
     expect(contents(chunks)).toEqual([
       'city: Paris\npopulation: 2100000\narea: 105.4',
@@ -80,7 +88,11 @@ describe('table', () => {
 
 describe('tag', () => {
   it('makes one chunk per "content<TAB>tags" row with tag_kwd', () => {
-    const d = doc([text('Apple releases a new phone\ttech, mobile\nStock market falls\tfinance\nshares dropped 3%\nOrphan line without tags\t')]);
+    const d = doc([
+      text(
+        'Apple releases a new phone\ttech, mobile\nStock market falls\tfinance\nshares dropped 3%\nOrphan line without tags\t',
+      ),
+    ]);
     expect(chunkDocument('tag', d, ctx({}, 'tags.txt'))).toEqual([
       { content_with_weight: 'Apple releases a new phone', positions: [], tag_kwd: ['tech', 'mobile'] },
       { content_with_weight: 'Stock market falls\nshares dropped 3%', positions: [], tag_kwd: ['finance'] },
@@ -93,7 +105,9 @@ describe('tag', () => {
       { content_with_weight: 'Rain expected', positions: [], tag_kwd: ['weather', 'forecast'] },
     ]);
     const csv = doc([text('Goal in the last minute,"sport,football"\nNew vaccine approved,health')]);
-    expect(chunkDocument('tag', csv, ctx({}, 'tags.csv')).map((c) => [c.content_with_weight, c.tag_kwd])).toEqual([
+    expect(
+      chunkDocument('tag', csv, ctx({}, 'tags.csv')).map((c) => [c.content_with_weight, c.tag_kwd]),
+    ).toEqual([
       ['Goal in the last minute', ['sport', 'football']],
       ['New vaccine approved', ['health']],
     ]);

@@ -50,7 +50,14 @@ export function toDateTime(v: unknown): string | undefined {
   const m = DATE_RE.exec(cellText(v));
   if (!m) return undefined;
   const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1).map((x) => x ?? '0');
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31 || Number(h) > 23 || Number(mi) > 59) {
+  if (
+    Number(mo) < 1 ||
+    Number(mo) > 12 ||
+    Number(d) < 1 ||
+    Number(d) > 31 ||
+    Number(h) > 23 ||
+    Number(mi) > 59
+  ) {
     return undefined;
   }
   return `${y}-${pad(Number(mo))}-${pad(Number(d))} ${pad(Number(h))}:${pad(Number(mi))}:${pad(Number(s))}`;
@@ -78,7 +85,8 @@ export function columnType(values: unknown[]): Exclude<ColumnType, 'keyword'> {
     if (k) counts[k]++;
   }
   let best: keyof typeof counts = 'text';
-  for (const k of ['text', 'datetime', 'float', 'int', 'bool'] as const) if (counts[k] > counts[best]) best = k;
+  for (const k of ['text', 'datetime', 'float', 'int', 'bool'] as const)
+    if (counts[k] > counts[best]) best = k;
   if (best === 'int' && counts.float > 0) return 'float';
   return best;
 }
@@ -158,7 +166,10 @@ export interface InferredTable {
 }
 
 /** One chunk per data row; also usable for the KB field map via `tableFieldMap`. */
-function tableChunksWithSchema(doc: ParsedDocument, ctx: ChunkContext): { drafts: ChunkDraft[]; tables: InferredTable[] } {
+function tableChunksWithSchema(
+  doc: ParsedDocument,
+  ctx: ChunkContext,
+): { drafts: ChunkDraft[]; tables: InferredTable[] } {
   const drafts: ChunkDraft[] = [];
   const tables: InferredTable[] = [];
   for (const sheet of tablesOf(doc.sections, ctx.docName)) {
@@ -188,7 +199,13 @@ function tableChunksWithSchema(doc: ParsedDocument, ctx: ChunkContext): { drafts
       if (lines.length === 0) return;
       drafts.push({
         content_with_weight: lines.join('\n'),
-        positions: mergePositions([rowSections ? rowSections[r]?.positions : sheet.sections.length === 1 ? sheet.sections[0].positions : []]),
+        positions: mergePositions([
+          rowSections
+            ? rowSections[r]?.positions
+            : sheet.sections.length === 1
+              ? sheet.sections[0].positions
+              : [],
+        ]),
         fields,
       });
     });

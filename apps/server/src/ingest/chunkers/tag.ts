@@ -38,13 +38,18 @@ export function chunkTag(doc: ParsedDocument, ctx: ChunkContext): ChunkDraft[] {
     const sections = doc.sections.filter((s) => !isPageFurniture(s) && s.kind !== 'figure');
     const text = sections.map((s) => s.text ?? '').join('\n');
     if (extensionOf(ctx.docName) === 'csv' && !text.includes('\t')) {
-      for (const row of parseCsv(text)) pairs.push({ content: row[0] ?? '', tags: splitTags(row[1] ?? ''), positions: [] });
+      for (const row of parseCsv(text))
+        pairs.push({ content: row[0] ?? '', tags: splitTags(row[1] ?? ''), positions: [] });
     } else {
       for (const s of sections) {
         for (const line of (s.text ?? '').split(/\r\n|\r|\n/)) {
           const tab = line.lastIndexOf('\t');
           if (tab >= 0) {
-            pairs.push({ content: line.slice(0, tab), tags: splitTags(line.slice(tab + 1)), positions: s.positions ?? [] });
+            pairs.push({
+              content: line.slice(0, tab),
+              tags: splitTags(line.slice(tab + 1)),
+              positions: s.positions ?? [],
+            });
           } else if (pairs.length > 0 && line.trim()) {
             const last = pairs[pairs.length - 1];
             last.content += `\n${line}`;

@@ -1,23 +1,46 @@
 import { generateText, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { backoffMs, cancelledError, Deadline, finalError, sleep, withRetry, type CallPolicy } from '../call.js';
-import type { ChatDelta, ChatImage, ChatMessage, ChatModel, ChatOptions, ChatResult, Image2TextModel, TokenUsage } from '../ports.js';
+import {
+  backoffMs,
+  cancelledError,
+  Deadline,
+  finalError,
+  sleep,
+  withRetry,
+  type CallPolicy,
+} from '../call.js';
+import type {
+  ChatDelta,
+  ChatImage,
+  ChatMessage,
+  ChatModel,
+  ChatOptions,
+  ChatResult,
+  Image2TextModel,
+  TokenUsage,
+} from '../ports.js';
 import { estimateTokens, type ModelSpec } from '../spec.js';
 import { languageModelOf } from './providers.js';
 
 /** Chat (and vision) through the Vercel AI SDK: streamText / generateText on the provider's language model. */
 
 function imagePart(img: ChatImage) {
-  if (typeof img.data !== 'string') return { type: 'image' as const, image: img.data, mediaType: img.mimeType };
+  if (typeof img.data !== 'string')
+    return { type: 'image' as const, image: img.data, mediaType: img.mimeType };
   const m = /^data:([^;,]+)?(?:;base64)?,(.*)$/s.exec(img.data);
   if (m) return { type: 'image' as const, image: m[2], mediaType: m[1] ?? img.mimeType };
-  if (/^https?:\/\//.test(img.data)) return { type: 'image' as const, image: new URL(img.data), mediaType: img.mimeType };
+  if (/^https?:\/\//.test(img.data))
+    return { type: 'image' as const, image: new URL(img.data), mediaType: img.mimeType };
   return { type: 'image' as const, image: img.data, mediaType: img.mimeType };
 }
 
 /** System messages go to the SDK's `system` option (joined); the rest become model messages. */
 export function toPrompt(messages: ChatMessage[]): { system: string | undefined; messages: ModelMessage[] } {
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).filter(Boolean).join('\n\n');
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .filter(Boolean)
+    .join('\n\n');
   const rest = messages
     .filter((m) => m.role !== 'system')
     .map((m): ModelMessage => {
@@ -35,7 +58,8 @@ function settings(o: ChatOptions, spec: ModelSpec) {
   return {
     temperature: o.temperature,
     topP: o.topP,
-    maxOutputTokens: o.maxTokens ?? (spec.factory.protocol === 'anthropic' ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined),
+    maxOutputTokens:
+      o.maxTokens ?? (spec.factory.protocol === 'anthropic' ? ANTHROPIC_DEFAULT_MAX_TOKENS : undefined),
     presencePenalty: o.presencePenalty,
     frequencyPenalty: o.frequencyPenalty,
     stopSequences: o.stop?.length ? o.stop : undefined,
@@ -44,7 +68,11 @@ function settings(o: ChatOptions, spec: ModelSpec) {
 }
 
 /** Usage as reported, or estimated from the text when the server reports none. */
-export function usageOf(u: LanguageModelUsage | undefined, messages: ChatMessage[], output: string): TokenUsage {
+export function usageOf(
+  u: LanguageModelUsage | undefined,
+  messages: ChatMessage[],
+  output: string,
+): TokenUsage {
   const prompt = u?.inputTokens;
   const completion = u?.outputTokens;
   if (prompt === undefined && completion === undefined) {
@@ -137,7 +165,12 @@ export class AiSdkChatModel implements ChatModel {
   async complete(messages: ChatMessage[], options: ChatOptions = {}): Promise<ChatResult> {
     const model = this.lm();
     return withRetry(this.provider, this.policyFor(options), options.signal, async (signal) => {
-      const r = await generateText({ model, ...toPrompt(messages), ...settings(options, this.spec), abortSignal: signal });
+      const r = await generateText({
+        model,
+        ...toPrompt(messages),
+        ...settings(options, this.spec),
+        abortSignal: signal,
+      });
       return {
         text: r.text,
         reasoning: r.reasoningText ?? '',
@@ -162,7 +195,11 @@ export class AiSdkImage2TextModel implements Image2TextModel {
     this.chatModel = new AiSdkChatModel(spec, policy);
   }
 
-  describe(image: ChatImage, prompt = DEFAULT_DESCRIBE_PROMPT, options: ChatOptions = {}): Promise<ChatResult> {
+  describe(
+    image: ChatImage,
+    prompt = DEFAULT_DESCRIBE_PROMPT,
+    options: ChatOptions = {},
+  ): Promise<ChatResult> {
     return this.chatModel.complete([{ role: 'user', content: prompt, images: [image] }], options);
   }
 

@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOllamaStandin, startOpenAIStandin, standinEmbedding, type Standin } from '../../../test/standins/index.js';
+import {
+  startOllamaStandin,
+  startOpenAIStandin,
+  standinEmbedding,
+  type Standin,
+} from '../../../test/standins/index.js';
 import { collect, fastPolicy, specOf } from '../../../test/standins/spec-helpers.js';
 import { AiSdkChatModel } from './chat.js';
 import { AiSdkEmbeddingModel } from './embedding.js';
 import type { ChatDelta } from '../ports.js';
 
 const textOf = (ds: ChatDelta[], type: 'text' | 'reasoning') =>
-  ds.filter((d) => d.type === type).map((d) => (d as { text: string }).text).join('');
+  ds
+    .filter((d) => d.type === type)
+    .map((d) => (d as { text: string }).text)
+    .join('');
 
 describe('OpenAI-compatible adapter (@ai-sdk/openai-compatible) for the long tail', () => {
   let s: Standin;
@@ -16,7 +24,10 @@ describe('OpenAI-compatible adapter (@ai-sdk/openai-compatible) for the long tai
   afterAll(async () => s.close());
 
   it('streams reasoning deltas separately from text (reasoning_content, DeepSeek style)', async () => {
-    const model = new AiSdkChatModel(specOf('DeepSeek', 'deepseek-reasoner', 'chat', { apiKey: 'ds-key', baseUrl: s.url }), fastPolicy);
+    const model = new AiSdkChatModel(
+      specOf('DeepSeek', 'deepseek-reasoner', 'chat', { apiKey: 'ds-key', baseUrl: s.url }),
+      fastPolicy,
+    );
     const ds = await collect(model.stream([{ role: 'user', content: 'why is the sky blue' }]));
     expect(textOf(ds, 'reasoning')).toBe('Thinking about "why is the sky blue".');
     expect(textOf(ds, 'text')).toBe('You said: why is the sky blue');
@@ -32,11 +43,21 @@ describe('OpenAI-compatible adapter (@ai-sdk/openai-compatible) for the long tai
   });
 
   it('reports the provider name in errors', async () => {
-    const model = new AiSdkChatModel(specOf('DeepSeek', 'deepseek-chat', 'chat', { apiKey: 'nope', baseUrl: s.url }), fastPolicy);
-    await expect(model.complete([{ role: 'user', content: 'hi' }])).rejects.toThrow(/^DeepSeek: 401 Unauthorized — Incorrect API key/);
+    const model = new AiSdkChatModel(
+      specOf('DeepSeek', 'deepseek-chat', 'chat', { apiKey: 'nope', baseUrl: s.url }),
+      fastPolicy,
+    );
+    await expect(model.complete([{ role: 'user', content: 'hi' }])).rejects.toThrow(
+      /^DeepSeek: 401 Unauthorized — Incorrect API key/,
+    );
     s.fail('malformed', 1);
-    const ok = new AiSdkChatModel(specOf('DeepSeek', 'deepseek-chat', 'chat', { apiKey: 'ds-key', baseUrl: s.url }), fastPolicy);
-    await expect(collect(ok.stream([{ role: 'user', content: 'hi' }]))).rejects.toThrow(/^DeepSeek: malformed response/);
+    const ok = new AiSdkChatModel(
+      specOf('DeepSeek', 'deepseek-chat', 'chat', { apiKey: 'ds-key', baseUrl: s.url }),
+      fastPolicy,
+    );
+    await expect(collect(ok.stream([{ role: 'user', content: 'hi' }]))).rejects.toThrow(
+      /^DeepSeek: malformed response/,
+    );
   });
 
   it('sends the VolcEngine endpoint id as the model and the ARK key as bearer', async () => {
@@ -51,13 +72,23 @@ describe('OpenAI-compatible adapter (@ai-sdk/openai-compatible) for the long tai
   });
 
   it('adds the OpenRouter provider order to the request body', async () => {
-    const spec = specOf('OpenRouter', 'openai/gpt-4o-mini', 'chat', { apiKey: 'ds-key', baseUrl: s.url, credentials: { api_key: 'ds-key', provider_order: 'openai, azure' } });
+    const spec = specOf('OpenRouter', 'openai/gpt-4o-mini', 'chat', {
+      apiKey: 'ds-key',
+      baseUrl: s.url,
+      credentials: { api_key: 'ds-key', provider_order: 'openai, azure' },
+    });
     await new AiSdkChatModel(spec, fastPolicy).complete([{ role: 'user', content: 'hi' }]);
-    expect((s.modelCalls().at(-1)?.body as { provider: unknown }).provider).toEqual({ order: ['openai', 'azure'], allow_fallbacks: true });
+    expect((s.modelCalls().at(-1)?.body as { provider: unknown }).provider).toEqual({
+      order: ['openai', 'azure'],
+      allow_fallbacks: true,
+    });
   });
 
   it('embeds through /embeddings in batches of 32', async () => {
-    const model = new AiSdkEmbeddingModel(specOf('SILICONFLOW', 'BAAI/bge-m3', 'embedding', { apiKey: 'ds-key', baseUrl: s.url }), fastPolicy);
+    const model = new AiSdkEmbeddingModel(
+      specOf('SILICONFLOW', 'BAAI/bge-m3', 'embedding', { apiKey: 'ds-key', baseUrl: s.url }),
+      fastPolicy,
+    );
     const before = s.modelCalls().length;
     const r = await model.embed(Array.from({ length: 40 }, (_, i) => `doc ${i}`));
     expect(s.modelCalls().length - before).toBe(2);
@@ -68,7 +99,10 @@ describe('OpenAI-compatible adapter (@ai-sdk/openai-compatible) for the long tai
   it('sends no Authorization header to a local server without a key', async () => {
     const open = await startOpenAIStandin();
     try {
-      const model = new AiSdkChatModel(specOf('VLLM', 'qwen2.5', 'chat', { apiKey: 'x', baseUrl: open.url }), fastPolicy);
+      const model = new AiSdkChatModel(
+        specOf('VLLM', 'qwen2.5', 'chat', { apiKey: 'x', baseUrl: open.url }),
+        fastPolicy,
+      );
       expect((await model.complete([{ role: 'user', content: 'local' }])).text).toBe('You said: local');
       expect(open.modelCalls().at(-1)?.headers.authorization).toBeUndefined();
     } finally {
@@ -85,8 +119,13 @@ describe('Ollama adapter: its OpenAI-compatible /v1 API against the Ollama stand
   afterAll(async () => o.close());
 
   it('streams from http://host:11434 (adds /v1) with thinking as reasoning deltas', async () => {
-    const model = new AiSdkChatModel(specOf('Ollama', 'qwen3-reasoning', 'chat', { apiKey: 'x', baseUrl: o.origin }), fastPolicy);
-    const ds = await collect(model.stream([{ role: 'user', content: 'count to three' }], { temperature: 0.2 }));
+    const model = new AiSdkChatModel(
+      specOf('Ollama', 'qwen3-reasoning', 'chat', { apiKey: 'x', baseUrl: o.origin }),
+      fastPolicy,
+    );
+    const ds = await collect(
+      model.stream([{ role: 'user', content: 'count to three' }], { temperature: 0.2 }),
+    );
     expect(textOf(ds, 'text')).toBe('You said: count to three');
     expect(textOf(ds, 'reasoning')).toBe('Thinking about "count to three".');
     expect((ds.at(-1) as Extract<ChatDelta, { type: 'done' }>).usage.promptTokens).toBe(3);
@@ -96,14 +135,20 @@ describe('Ollama adapter: its OpenAI-compatible /v1 API against the Ollama stand
   });
 
   it('says which model is missing', async () => {
-    const model = new AiSdkChatModel(specOf('Ollama', 'mistral', 'chat', { apiKey: 'x', baseUrl: o.origin }), fastPolicy);
+    const model = new AiSdkChatModel(
+      specOf('Ollama', 'mistral', 'chat', { apiKey: 'x', baseUrl: o.origin }),
+      fastPolicy,
+    );
     await expect(model.complete([{ role: 'user', content: 'hi' }])).rejects.toThrow(
       'Ollama: 404 Not Found — model "mistral" not found, try pulling it first',
     );
   });
 
   it('embeds with /v1/embeddings and retries a crashed runner', async () => {
-    const model = new AiSdkEmbeddingModel(specOf('Ollama', 'nomic-embed-text', 'embedding', { apiKey: 'x', baseUrl: `${o.origin}/` }), fastPolicy);
+    const model = new AiSdkEmbeddingModel(
+      specOf('Ollama', 'nomic-embed-text', 'embedding', { apiKey: 'x', baseUrl: `${o.origin}/` }),
+      fastPolicy,
+    );
     o.fail('500', 1);
     const r = await model.embed(['first', 'second']);
     expect(r.dimension).toBe(16);

@@ -24,10 +24,19 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
     this.batchSize = embeddingBatchSize(spec);
   }
 
-  private async embedBatch(texts: string[], signal: AbortSignal): Promise<{ vectors: number[][]; tokens: number }> {
+  private async embedBatch(
+    texts: string[],
+    signal: AbortSignal,
+  ): Promise<{ vectors: number[][]; tokens: number }> {
     if (this.spec.factory.protocol === 'google-vertex') return vertexEmbed(this.spec, texts, signal);
     this.model ??= embeddingModelOf(this.spec);
-    const r = await embedMany({ model: this.model, values: texts, maxRetries: 0, abortSignal: signal, maxParallelCalls: 1 });
+    const r = await embedMany({
+      model: this.model,
+      values: texts,
+      maxRetries: 0,
+      abortSignal: signal,
+      maxParallelCalls: 1,
+    });
     return { vectors: r.embeddings, tokens: r.usage?.tokens ?? 0 };
   }
 
@@ -39,16 +48,28 @@ export class AiSdkEmbeddingModel implements EmbeddingModel {
     for (let i = 0; i < texts.length; i += this.batchSize) {
       // Empty strings are rejected by several providers; a single space embeds as "nothing".
       const batch = texts.slice(i, i + this.batchSize).map((t) => (t.length > 0 ? t : ' '));
-      const r = await withRetry(this.provider, policy, options.signal, (signal) => this.embedBatch(batch, signal));
+      const r = await withRetry(this.provider, policy, options.signal, (signal) =>
+        this.embedBatch(batch, signal),
+      );
       if (r.vectors.length !== batch.length || r.vectors.some((v) => !Array.isArray(v) || v.length === 0)) {
-        throw new ModelError(`${this.provider}: malformed response from the server (expected ${batch.length} vectors)`, this.provider, undefined, false);
+        throw new ModelError(
+          `${this.provider}: malformed response from the server (expected ${batch.length} vectors)`,
+          this.provider,
+          undefined,
+          false,
+        );
       }
       vectors.push(...r.vectors);
       tokens += r.tokens > 0 ? r.tokens : estimateTokens(...batch);
     }
     const dimension = vectors[0].length;
     if (vectors.some((v) => v.length !== dimension)) {
-      throw new ModelError(`${this.provider}: vectors of different sizes in one answer`, this.provider, undefined, false);
+      throw new ModelError(
+        `${this.provider}: vectors of different sizes in one answer`,
+        this.provider,
+        undefined,
+        false,
+      );
     }
     return { vectors, dimension, usage: { tokens } };
   }

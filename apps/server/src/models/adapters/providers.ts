@@ -15,7 +15,12 @@ import { vertexBaseUrl, vertexFetch } from './vertex.js';
  */
 
 function unsupported(spec: ModelSpec, what: string): ModelError {
-  return new ModelError(`${spec.factory.name}: ${what} models are not supported by this provider`, spec.factory.name, undefined, false);
+  return new ModelError(
+    `${spec.factory.name}: ${what} models are not supported by this provider`,
+    spec.factory.name,
+    undefined,
+    false,
+  );
 }
 
 function requireBase(spec: ModelSpec): string {
@@ -64,7 +69,11 @@ function azure(spec: ModelSpec) {
 
 function google(spec: ModelSpec) {
   if (spec.factory.protocol === 'google-vertex') {
-    return createGoogleGenerativeAI({ apiKey: 'vertex', baseURL: vertexBaseUrl(spec), fetch: vertexFetch(spec) });
+    return createGoogleGenerativeAI({
+      apiKey: 'vertex',
+      baseURL: vertexBaseUrl(spec),
+      fetch: vertexFetch(spec),
+    });
   }
   return createGoogleGenerativeAI({ apiKey: spec.apiKey, baseURL: requireBase(spec) });
 }
@@ -82,7 +91,9 @@ export function languageModelOf(spec: ModelSpec): LanguageModelV3 {
   const name = spec.callName;
   switch (spec.factory.protocol) {
     case 'openai':
-      return createOpenAI({ apiKey: spec.apiKey, baseURL: requireBase(spec), name: spec.factory.name }).chat(name);
+      return createOpenAI({ apiKey: spec.apiKey, baseURL: requireBase(spec), name: spec.factory.name }).chat(
+        name,
+      );
     case 'openai-compatible':
     case 'ollama':
       return compatible(spec).chatModel(name);
@@ -104,7 +115,11 @@ export function embeddingModelOf(spec: ModelSpec): EmbeddingModelV3 {
   const name = spec.callName;
   switch (spec.factory.protocol) {
     case 'openai':
-      return createOpenAI({ apiKey: spec.apiKey, baseURL: requireBase(spec), name: spec.factory.name }).embedding(name);
+      return createOpenAI({
+        apiKey: spec.apiKey,
+        baseURL: requireBase(spec),
+        name: spec.factory.name,
+      }).embedding(name);
     case 'openai-compatible':
     case 'ollama':
       return compatible(spec).embeddingModel(name);
@@ -139,7 +154,8 @@ export function embeddingBatchSize(spec: ModelSpec): number {
 
 /** Speech-to-text and text-to-speech over OpenAI-shaped /audio endpoints (OpenAI, Groq, Xinference…). */
 export function audioProviderOf(spec: ModelSpec) {
-  if (spec.factory.audio !== 'openai') throw unsupported(spec, spec.modelType === 'tts' ? 'text-to-speech' : 'speech-to-text');
+  if (spec.factory.audio !== 'openai')
+    throw unsupported(spec, spec.modelType === 'tts' ? 'text-to-speech' : 'speech-to-text');
   return createOpenAI({
     apiKey: spec.apiKey && spec.apiKey !== 'x' ? spec.apiKey : 'none',
     baseURL: requireBase(spec),

@@ -31,10 +31,20 @@ export class FetchRerankModel implements RerankModel {
 
   private url(): string {
     const r = this.spec.factory.rerank;
-    if (!r) throw new ModelError(`${this.provider}: rerank models are not supported by this provider`, this.provider, undefined, false);
+    if (!r)
+      throw new ModelError(
+        `${this.provider}: rerank models are not supported by this provider`,
+        this.provider,
+        undefined,
+        false,
+      );
     // A tenant's own base url wins; some providers serve rerank on another host than chat (Cohere).
-    let base = this.spec.baseUrl && this.spec.baseUrl !== this.spec.factory.default_base_url ? this.spec.baseUrl : (r.base_url ?? this.spec.baseUrl);
-    if (!base) throw new ModelError(`${this.provider}: a base url is required`, this.provider, undefined, false);
+    let base =
+      this.spec.baseUrl && this.spec.baseUrl !== this.spec.factory.default_base_url
+        ? this.spec.baseUrl
+        : (r.base_url ?? this.spec.baseUrl);
+    if (!base)
+      throw new ModelError(`${this.provider}: a base url is required`, this.provider, undefined, false);
     base = trimSlash(base);
     if (r.strip_v1) base = base.replace(/\/v1$/, '');
     return `${base}${r.path}`;
@@ -49,7 +59,8 @@ export class FetchRerankModel implements RerankModel {
   }
 
   private parse(text: string, count: number): { scored: Scored[]; tokens: number } {
-    const malformed = () => new ModelError(`${this.provider}: malformed response from the server`, this.provider, undefined, false);
+    const malformed = () =>
+      new ModelError(`${this.provider}: malformed response from the server`, this.provider, undefined, false);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -57,12 +68,19 @@ export class FetchRerankModel implements RerankModel {
       throw malformed();
     }
     const o = json as Record<string, unknown>;
-    const list = Array.isArray(json) ? json : Array.isArray(o.results) ? o.results : Array.isArray(o.data) ? o.data : null;
+    const list = Array.isArray(json)
+      ? json
+      : Array.isArray(o.results)
+        ? o.results
+        : Array.isArray(o.data)
+          ? o.data
+          : null;
     if (!list) throw malformed();
     const scored = list.map((item) => {
       const it = item as Record<string, unknown>;
       const score = typeof it.relevance_score === 'number' ? it.relevance_score : it.score;
-      if (typeof it.index !== 'number' || typeof score !== 'number' || it.index < 0 || it.index >= count) throw malformed();
+      if (typeof it.index !== 'number' || typeof score !== 'number' || it.index < 0 || it.index >= count)
+        throw malformed();
       return { index: it.index, score };
     });
     const usage = o.usage as { total_tokens?: number } | undefined;
@@ -73,7 +91,10 @@ export class FetchRerankModel implements RerankModel {
     if (documents.length === 0) return { scores: [], usage: { tokens: 0 } };
     const url = this.url();
     const policy = options.timeoutMs ? { ...this.policy, timeoutMs: options.timeoutMs } : this.policy;
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
     if (this.spec.apiKey && this.spec.apiKey !== 'x') headers.authorization = `Bearer ${this.spec.apiKey}`;
     const body = JSON.stringify(this.body(query, documents));
     const { scored, tokens } = await withRetry(this.provider, policy, options.signal, async (signal) => {

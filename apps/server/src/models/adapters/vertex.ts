@@ -30,8 +30,13 @@ export function parseServiceAccount(base64: string | undefined): ServiceAccount 
     throw providerError('the service account key is not base64-encoded JSON');
   }
   const sa = json as Partial<ServiceAccount>;
-  if (!sa.client_email || !sa.private_key) throw providerError('the service account key lacks client_email or private_key');
-  return { client_email: sa.client_email, private_key: sa.private_key, token_uri: sa.token_uri || 'https://oauth2.googleapis.com/token' };
+  if (!sa.client_email || !sa.private_key)
+    throw providerError('the service account key lacks client_email or private_key');
+  return {
+    client_email: sa.client_email,
+    private_key: sa.private_key,
+    token_uri: sa.token_uri || 'https://oauth2.googleapis.com/token',
+  };
 }
 
 function signedAssertion(sa: ServiceAccount): string {
@@ -54,13 +59,21 @@ export async function vertexAccessToken(sa: ServiceAccount, signal?: AbortSignal
   const res = await fetch(sa.token_uri, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: signedAssertion(sa) }),
+    body: new URLSearchParams({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: signedAssertion(sa),
+    }),
     signal,
   });
   const text = await res.text();
   if (!res.ok) {
     const e = httpError('Google Cloud', res.status, text);
-    throw new ModelError(e.message.replace('Google Cloud: ', 'Google Cloud: token request failed: '), 'Google Cloud', res.status, e.retryable);
+    throw new ModelError(
+      e.message.replace('Google Cloud: ', 'Google Cloud: token request failed: '),
+      'Google Cloud',
+      res.status,
+      e.retryable,
+    );
   }
   const body = JSON.parse(text) as { access_token?: string; expires_in?: number };
   if (!body.access_token) throw providerError('the token endpoint answered without an access token');
@@ -93,7 +106,11 @@ export function vertexFetch(spec: ModelSpec): typeof fetch {
 }
 
 /** Vertex text embeddings: POST …/models/<m>:predict {instances:[{content}]}. */
-export async function vertexEmbed(spec: ModelSpec, texts: string[], signal: AbortSignal): Promise<{ vectors: number[][]; tokens: number }> {
+export async function vertexEmbed(
+  spec: ModelSpec,
+  texts: string[],
+  signal: AbortSignal,
+): Promise<{ vectors: number[][]; tokens: number }> {
   const res = await vertexFetch(spec)(`${vertexBaseUrl(spec)}/models/${spec.callName}:predict`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -102,7 +119,9 @@ export async function vertexEmbed(spec: ModelSpec, texts: string[], signal: Abor
   });
   const text = await res.text();
   if (!res.ok) throw httpError('Google Cloud', res.status, text, Object.fromEntries(res.headers));
-  let body: { predictions?: Array<{ embeddings?: { values?: number[]; statistics?: { token_count?: number } } }> };
+  let body: {
+    predictions?: Array<{ embeddings?: { values?: number[]; statistics?: { token_count?: number } } }>;
+  };
   try {
     body = JSON.parse(text);
   } catch {

@@ -18,10 +18,17 @@ import { dialogConfigOf, ownedDialog } from '../dialog/service.js';
 import * as api from './service.js';
 import { statistics, statsRange } from './stats.js';
 
-const newTokenBody = z.object({ dialog_id: z.string().nullable().optional(), canvas_id: z.string().nullable().optional() });
+const newTokenBody = z.object({
+  dialog_id: z.string().nullable().optional(),
+  canvas_id: z.string().nullable().optional(),
+});
 const tokenListQuery = z.object({ dialog_id: z.string().optional(), canvas_id: z.string().optional() });
 const rmBody = z.object({ tokens: z.array(z.string()), tenant_id: z.string() });
-const statsQuery = z.object({ from_date: z.string().optional(), to_date: z.string().optional(), canvas_id: z.string().optional() });
+const statsQuery = z.object({
+  from_date: z.string().optional(),
+  to_date: z.string().optional(),
+  canvas_id: z.string().optional(),
+});
 const newConversationQuery = z.object({ user_id: z.string().optional() });
 
 /** Legacy chat API routes authenticate with the assistant's API key themselves (public for the hook). */
@@ -66,7 +73,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.get('/v1/api/stats', async (req) => {
     const q = validate(statsQuery, req.query);
     const tenant = await ownedTenant(ctx, authOf(req).user.id);
-    return ok(await statistics(ctx, tenant.id, statsRange(q.from_date, q.to_date), q.canvas_id !== undefined));
+    return ok(
+      await statistics(ctx, tenant.id, statsRange(q.from_date, q.to_date), q.canvas_id !== undefined),
+    );
   });
 
   app.get('/v1/api/new_conversation', byApiKey, async (req) => {
@@ -103,7 +112,8 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     if (!dialog || dialog.status !== '1') throw errors.data('Dialog not found!');
     const messages = questionMessages(body.messages as ChatMessage[]);
     const last = messages[messages.length - 1];
-    if (!last || last.role !== 'user') throw errors.data('The last content of this conversation is not from user.');
+    if (!last || last.role !== 'user')
+      throw errors.data('The last content of this conversation is not from user.');
     if (!last.id) last.id = newId();
     const question = { ...last };
     return runCompletion(svc, reply, {
@@ -114,7 +124,11 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       format: 'legacy',
       stream: body.stream !== false,
       // The legacy API answers without citations unless asked (API.md §10 quote=false).
-      options: { values: parameterValues(asObject(req.body)), quote: body.quote === true, docIds: attachmentIds(body, last) },
+      options: {
+        values: parameterValues(asObject(req.body)),
+        quote: body.quote === true,
+        docIds: attachmentIds(body, last),
+      },
       persist: (result, answer) =>
         api.appendRound(ctx, session, question, answer, result.reference, {
           tokens: result.tokens,

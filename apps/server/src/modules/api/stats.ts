@@ -62,7 +62,10 @@ export async function recordSession(ctx: AppContext, s: SessionStats): Promise<v
 export async function bumpThumbUp(ctx: AppContext, id: string, delta: 1 | -1): Promise<void> {
   await ctx.db.kysely
     .updateTable('api_4_conversation')
-    .set({ thumb_up: sql<number>`CASE WHEN thumb_up + ${delta} < 0 THEN 0 ELSE thumb_up + ${delta} END`, ...updateStamps() })
+    .set({
+      thumb_up: sql<number>`CASE WHEN thumb_up + ${delta} < 0 THEN 0 ELSE thumb_up + ${delta} END`,
+      ...updateStamps(),
+    })
     .where('id', '=', id)
     .where('source', '=', 'dialog')
     .execute();
@@ -110,7 +113,9 @@ export async function statistics(
     .where('dialog.tenant_id', '=', tenantId)
     .where('api_4_conversation.create_date', '>=', range.from)
     .where('api_4_conversation.create_date', '<=', range.to)
-    .where((eb) => eb.or([eb('api_4_conversation.source', 'is', null), eb('api_4_conversation.source', '!=', 'agent')]))
+    .where((eb) =>
+      eb.or([eb('api_4_conversation.source', 'is', null), eb('api_4_conversation.source', '!=', 'agent')]),
+    )
     .select([
       day.as('dt'),
       sql<number>`count(api_4_conversation.id)`.as('pv'),

@@ -94,8 +94,17 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
 }
 
 const KNOWN_FIELDS = new Set([
-  'conversation_id', 'messages', 'stream', 'llm_id', 'temperature', 'top_p', 'frequency_penalty',
-  'presence_penalty', 'max_tokens', 'quote', 'doc_ids',
+  'conversation_id',
+  'messages',
+  'stream',
+  'llm_id',
+  'temperature',
+  'top_p',
+  'frequency_penalty',
+  'presence_penalty',
+  'max_tokens',
+  'quote',
+  'doc_ids',
 ]);
 
 /** Request values for custom `{var}`s of the system prompt: every field the route does not use. */
@@ -108,4 +117,3 @@ export function attachmentIds(body: CompletionBody, last: ChatMessage): string[]
   const fromBody = typeof body.doc_ids === 'string' ? body.doc_ids.split(',') : (body.doc_ids ?? []);
   return [...new Set([...(last.doc_ids ?? []), ...fromBody].map((d) => d.trim()).filter(Boolean))];
 }
-

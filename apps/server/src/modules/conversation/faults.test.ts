@@ -2,8 +2,21 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
-import { startOpenAIStandin, type ChatScript, type OpenAIChatBody, type Standin } from '../../../test/standins/index.js';
-import { answers, createConversation, createDialog, createKb, postSse, seedChunks, wireModels } from '../../chat/test-fixtures.js';
+import {
+  startOpenAIStandin,
+  type ChatScript,
+  type OpenAIChatBody,
+  type Standin,
+} from '../../../test/standins/index.js';
+import {
+  answers,
+  createConversation,
+  createDialog,
+  createKb,
+  postSse,
+  seedChunks,
+  wireModels,
+} from '../../chat/test-fixtures.js';
 
 let server: TestServer;
 let llm: Standin;
@@ -17,7 +30,8 @@ let reply: (body: OpenAIChatBody) => string | ChatScript = () => 'Paris is the c
 type Conv = { message: unknown[]; reference: unknown[] };
 
 async function conv(id: string): Promise<Conv> {
-  return (await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: user.token })).body.data as Conv;
+  return (await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: user.token })).body
+    .data as Conv;
 }
 
 const question = [{ role: 'user', content: 'What is the capital of France?', id: 'q1' }];
@@ -39,7 +53,14 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           query: body.query,
-          results: [{ title: 'Lectern news', url: 'https://example.com/news', content: 'Lectern 2.0 was released on Monday.', score: 0.9 }],
+          results: [
+            {
+              title: 'Lectern news',
+              url: 'https://example.com/news',
+              content: 'Lectern 2.0 was released on Monday.',
+              score: 0.9,
+            },
+          ],
         }),
       );
     });
@@ -54,7 +75,8 @@ beforeAll(async () => {
   await wireModels(server, user, llm, { embed });
   const kb = await createKb(server, user, 'Facts');
   await seedChunks(server, kb, user.id, [{ content: 'Paris is the capital of France.', doc: 'fr.txt' }]);
-  dialogId = (await createDialog(server, user, { kb_ids: [kb], prompt_config: { system: '{knowledge}' } })).id;
+  dialogId = (await createDialog(server, user, { kb_ids: [kb], prompt_config: { system: '{knowledge}' } }))
+    .id;
 });
 
 afterAll(async () => {
@@ -77,7 +99,12 @@ describe('a failing model: error event, terminator, conversation unchanged', () 
       const id = await createConversation(server, user, dialogId);
       const before = await conv(id);
       llm.fail(fault, 1);
-      const r = await postSse(server, '/v1/conversation/completion', { conversation_id: id, messages: question }, user.token);
+      const r = await postSse(
+        server,
+        '/v1/conversation/completion',
+        { conversation_id: id, messages: question },
+        user.token,
+      );
       expect(llm.modelCalls().at(-1)?.path).toBe('/v1/chat/completions');
       const error = r.events.find((e) => e.code === 500);
       expect(error, r.raw).toBeDefined();
@@ -90,12 +117,17 @@ describe('a failing model: error event, terminator, conversation unchanged', () 
   }
 
   it('keeps the conversation unchanged when the client goes away mid-stream', async () => {
-    const slow = await startOpenAIStandin({ reply: () => 'one two three four five six seven eight nine ten', chunkDelayMs: 100 });
+    const slow = await startOpenAIStandin({
+      reply: () => 'one two three four five six seven eight nine ten',
+      chunkDelayMs: 100,
+    });
     const other = await newUser(server, 'leaver');
     await wireModels(server, other, slow);
     const d = await createDialog(server, other, { prompt_config: { system: 'hi' } });
     const id = await createConversation(server, other, d.id);
-    const before = (await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })).body.data;
+    const before = (
+      await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })
+    ).body.data;
     const ac = new AbortController();
     const res = await fetch(`${server.url}/v1/conversation/completion`, {
       method: 'POST',
@@ -107,7 +139,9 @@ describe('a failing model: error event, terminator, conversation unchanged', () 
     await reader.read();
     ac.abort();
     await new Promise((r) => setTimeout(r, 1500));
-    const after = (await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })).body.data;
+    const after = (
+      await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })
+    ).body.data;
     expect(after).toEqual(before);
     await slow.close();
   });
@@ -119,13 +153,27 @@ describe('assistants whose sources change', () => {
     const doomed = await createKb(server, user, 'Doomed');
     await seedChunks(server, kept, user.id, [{ content: 'Rome is the capital of Italy.', doc: 'it.txt' }]);
     await seedChunks(server, doomed, user.id, [{ content: 'Rome has many fountains.', doc: 'rome.txt' }]);
-    const d = await createDialog(server, user, { kb_ids: [kept, doomed], prompt_config: { system: '{knowledge}' } });
-    expect((await call(server, '/v1/kb/rm', { token: user.token, body: { kb_id: doomed } })).body.code).toBe(0);
-    const info = await call<{ kb_ids: string[]; kb_names: string[] }>(server, `/v1/dialog/get?dialog_id=${d.id}`, { token: user.token });
+    const d = await createDialog(server, user, {
+      kb_ids: [kept, doomed],
+      prompt_config: { system: '{knowledge}' },
+    });
+    expect((await call(server, '/v1/kb/rm', { token: user.token, body: { kb_id: doomed } })).body.code).toBe(
+      0,
+    );
+    const info = await call<{ kb_ids: string[]; kb_names: string[] }>(
+      server,
+      `/v1/dialog/get?dialog_id=${d.id}`,
+      { token: user.token },
+    );
     expect(info.body.data).toMatchObject({ kb_ids: [kept], kb_names: ['Kept'] });
     reply = () => 'Rome is the capital of Italy.';
     const id = await createConversation(server, user, d.id);
-    const r = await postSse(server, '/v1/conversation/completion', { conversation_id: id, messages: [{ role: 'user', content: 'Rome capital of Italy', id: 'q1' }] }, user.token);
+    const r = await postSse(
+      server,
+      '/v1/conversation/completion',
+      { conversation_id: id, messages: [{ role: 'user', content: 'Rome capital of Italy', id: 'q1' }] },
+      user.token,
+    );
     const final = answers(r).find((e) => e.final);
     expect(final?.reference.chunks.map((c) => c.document_name)).toEqual(['it.txt']);
   });
@@ -134,27 +182,61 @@ describe('assistants whose sources change', () => {
     const d = await createDialog(server, user, { prompt_config: { system: 'x' } });
     const id = await createConversation(server, user, d.id);
     await call(server, '/v1/dialog/rm', { token: user.token, body: { dialog_ids: [d.id] } });
-    const res = await call(server, '/v1/conversation/completion', { token: user.token, body: { conversation_id: id, messages: question } });
+    const res = await call(server, '/v1/conversation/completion', {
+      token: user.token,
+      body: { conversation_id: id, messages: question },
+    });
     expect(res.body).toMatchObject({ code: 102, message: 'Dialog not found!' });
   });
 
   it('searches the web through Tavily when the assistant has a key, citing the page', async () => {
     tavilyRequests = [];
-    const d = await createDialog(server, user, { prompt_config: { system: 'Use {knowledge}', tavily_api_key: 'tvly-good' } });
+    const d = await createDialog(server, user, {
+      prompt_config: { system: 'Use {knowledge}', tavily_api_key: 'tvly-good' },
+    });
     reply = (b) => {
       const system = String(b.messages[0].content);
-      return system.includes('https://example.com/news') ? 'Lectern 2.0 was released on Monday [ID:0].' : 'no web';
+      return system.includes('https://example.com/news')
+        ? 'Lectern 2.0 was released on Monday [ID:0].'
+        : 'no web';
     };
     const id = await createConversation(server, user, d.id);
-    const r = await postSse(server, '/v1/conversation/completion', { conversation_id: id, messages: [{ role: 'user', content: 'When was Lectern 2.0 released?', id: 'q1' }] }, user.token);
+    const r = await postSse(
+      server,
+      '/v1/conversation/completion',
+      {
+        conversation_id: id,
+        messages: [{ role: 'user', content: 'When was Lectern 2.0 released?', id: 'q1' }],
+      },
+      user.token,
+    );
     const final = answers(r).find((e) => e.final);
-    expect(tavilyRequests[0]).toMatchObject({ api_key: 'tvly-good', query: 'When was Lectern 2.0 released?' });
-    expect(final?.reference.chunks[0]).toMatchObject({ url: 'https://example.com/news', document_name: 'Lectern news' });
-    expect(final?.reference.doc_aggs?.[0]).toMatchObject({ doc_name: 'Lectern news', url: 'https://example.com/news' });
+    expect(tavilyRequests[0]).toMatchObject({
+      api_key: 'tvly-good',
+      query: 'When was Lectern 2.0 released?',
+    });
+    expect(final?.reference.chunks[0]).toMatchObject({
+      url: 'https://example.com/news',
+      document_name: 'Lectern news',
+    });
+    expect(final?.reference.doc_aggs?.[0]).toMatchObject({
+      doc_name: 'Lectern news',
+      url: 'https://example.com/news',
+    });
 
-    const bad = await createDialog(server, user, { prompt_config: { system: 'Use {knowledge}', tavily_api_key: 'tvly-bad' } });
+    const bad = await createDialog(server, user, {
+      prompt_config: { system: 'Use {knowledge}', tavily_api_key: 'tvly-bad' },
+    });
     const id2 = await createConversation(server, user, bad.id);
-    const r2 = await postSse(server, '/v1/conversation/completion', { conversation_id: id2, messages: question }, user.token);
-    expect(r2.events[0]).toMatchObject({ code: 500, message: 'Web search (Tavily) failed: the Tavily API key is invalid.' });
+    const r2 = await postSse(
+      server,
+      '/v1/conversation/completion',
+      { conversation_id: id2, messages: question },
+      user.token,
+    );
+    expect(r2.events[0]).toMatchObject({
+      code: 500,
+      message: 'Web search (Tavily) failed: the Tavily API key is invalid.',
+    });
   });
 });

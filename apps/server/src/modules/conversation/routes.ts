@@ -38,7 +38,9 @@ export async function conversationRoutes(app: FastifyInstance, ctx: AppContext):
   app.get('/v1/conversation/get', async (req) => {
     const q = validate(conversationIdQuery, req.query);
     const loaded = await conversations.loadConversation(ctx, authOf(req).user.id, q.conversation_id, 'owner');
-    return ok(presentConversation(loaded.conv, loaded.message, loaded.reference, { avatar: loaded.dialog.icon }));
+    return ok(
+      presentConversation(loaded.conv, loaded.message, loaded.reference, { avatar: loaded.dialog.icon }),
+    );
   });
 
   app.get<{ Params: { dialog_id: string } }>(
@@ -69,9 +71,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: AppContext):
     const q = validate(conversationListQuery, req.query);
     const rows = await conversations.listConversations(ctx, authOf(req).user.id, q.dialog_id);
     return ok(
-      rows.map((r) =>
-        presentConversation(r, conversations.messagesOf(r), conversations.referencesOf(r)),
-      ),
+      rows.map((r) => presentConversation(r, conversations.messagesOf(r), conversations.referencesOf(r))),
     );
   });
 
@@ -92,7 +92,8 @@ export async function conversationRoutes(app: FastifyInstance, ctx: AppContext):
     const requestMessages = body.messages as ChatMessage[];
     const messages = questionMessages(requestMessages);
     const last = messages[messages.length - 1];
-    if (!last || last.role !== 'user') throw errors.data('The last content of this conversation is not from user.');
+    if (!last || last.role !== 'user')
+      throw errors.data('The last content of this conversation is not from user.');
     if (!last.id) last.id = newId();
     const embedded = typeof body.llm_id === 'string' && body.llm_id !== '';
     if (embedded) {
@@ -102,7 +103,13 @@ export async function conversationRoutes(app: FastifyInstance, ctx: AppContext):
         throw errors.data(`Cannot use specified model ${body.llm_id}.`);
       }
       const setting: Record<string, unknown> = {};
-      for (const k of ['temperature', 'top_p', 'frequency_penalty', 'presence_penalty', 'max_tokens'] as const) {
+      for (const k of [
+        'temperature',
+        'top_p',
+        'frequency_penalty',
+        'presence_penalty',
+        'max_tokens',
+      ] as const) {
         if (typeof body[k] === 'number') setting[k] = body[k];
       }
       dialog = { ...dialog, llm_id: body.llm_id as string, llm_setting: setting };
@@ -134,7 +141,12 @@ export async function conversationRoutes(app: FastifyInstance, ctx: AppContext):
 
   app.post('/v1/conversation/delete_msg', async (req) => {
     const body = validate(deleteMsgBody, req.body);
-    const loaded = await conversations.deleteConversationMessage(ctx, authOf(req).user.id, body.conversation_id, body.message_id);
+    const loaded = await conversations.deleteConversationMessage(
+      ctx,
+      authOf(req).user.id,
+      body.conversation_id,
+      body.message_id,
+    );
     return ok(presentConversation(loaded.conv, loaded.message, loaded.reference));
   });
 

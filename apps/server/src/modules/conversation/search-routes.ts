@@ -68,7 +68,9 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: C
     try {
       await assertKbs(ctx, userId, body.kb_ids);
       const dialog = askDialog(userId, body.kb_ids);
-      const gen = answerQuestion(svc, dialog, [{ role: 'user', content: body.question }], { signal: sse.signal });
+      const gen = answerQuestion(svc, dialog, [{ role: 'user', content: body.question }], {
+        signal: sse.signal,
+      });
       for (let step = await gen.next(); !step.done; step = await gen.next()) {
         const ev = step.value;
         const reference = ev.final ? presentReference(ev.reference, 'web') : { chunks: [] };

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
-import { startOpenAIStandin, type ChatScript, type OpenAIChatBody, type Standin } from '../../../test/standins/index.js';
-import { answers, createConversation, createDialog, createKb, postSse, seedChunks, wireModels } from '../../chat/test-fixtures.js';
+import {
+  startOpenAIStandin,
+  type ChatScript,
+  type OpenAIChatBody,
+  type Standin,
+} from '../../../test/standins/index.js';
+import {
+  answers,
+  createConversation,
+  createDialog,
+  createKb,
+  postSse,
+  seedChunks,
+  wireModels,
+} from '../../chat/test-fixtures.js';
 
 /** The search page (ask, mind map, related questions) and text to speech. */
 
@@ -34,11 +47,21 @@ afterAll(async () => {
 describe('POST /v1/conversation/ask', () => {
   it('streams a summary with citations over the chosen knowledge bases', async () => {
     reply = () => 'Jupiter is the largest planet of the solar system.';
-    const r = await postSse(server, '/v1/conversation/ask', { question: 'largest planet', kb_ids: [kbId] }, user.token);
+    const r = await postSse(
+      server,
+      '/v1/conversation/ask',
+      { question: 'largest planet', kb_ids: [kbId] },
+      user.token,
+    );
     expect(r.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const events = answers(r);
     const final = events[events.length - 1];
-    expect(events.filter((e) => !e.final).map((e) => e.answer).join('')).toBe('Jupiter is the largest planet of the solar system.');
+    expect(
+      events
+        .filter((e) => !e.final)
+        .map((e) => e.answer)
+        .join(''),
+    ).toBe('Jupiter is the largest planet of the solar system.');
     expect(final.final).toBe(true);
     expect(final.reference.chunks.map((c) => c.document_name)).toContain('jupiter.txt');
     expect(final.reference.doc_aggs).toEqual([expect.objectContaining({ doc_name: 'jupiter.txt' })]);
@@ -47,7 +70,12 @@ describe('POST /v1/conversation/ask', () => {
 
   it('reports a knowledge base the caller may not use as an error event', async () => {
     const other = await newUser(server, 'snoop');
-    const r = await postSse(server, '/v1/conversation/ask', { question: 'planet', kb_ids: [kbId] }, other.token);
+    const r = await postSse(
+      server,
+      '/v1/conversation/ask',
+      { question: 'planet', kb_ids: [kbId] },
+      other.token,
+    );
     expect(r.events[0]).toMatchObject({ code: 500, message: 'No authorization.' });
     expect(r.events[1]).toEqual({ code: 0, message: '', data: true });
   });
@@ -56,7 +84,10 @@ describe('POST /v1/conversation/ask', () => {
 describe('POST /v1/conversation/mindmap and related_questions', () => {
   it('builds a mind-map tree from the retrieved chunks', async () => {
     reply = () => '# Planets\n## Mars\n- fourth from the Sun\n## Jupiter\n- largest\n  - gas giant';
-    const res = await call(server, '/v1/conversation/mindmap', { token: user.token, body: { question: 'planets of the solar system', kb_ids: [kbId] } });
+    const res = await call(server, '/v1/conversation/mindmap', {
+      token: user.token,
+      body: { question: 'planets of the solar system', kb_ids: [kbId] },
+    });
     expect(res.body).toEqual({
       code: 0,
       message: 'success',
@@ -72,7 +103,10 @@ describe('POST /v1/conversation/mindmap and related_questions', () => {
 
   it('answers 100 with the generator’s error text when the model fails', async () => {
     llm.fail('500', 1);
-    const res = await call(server, '/v1/conversation/mindmap', { token: user.token, body: { question: 'planets of the solar system', kb_ids: [kbId] } });
+    const res = await call(server, '/v1/conversation/mindmap', {
+      token: user.token,
+      body: { question: 'planets of the solar system', kb_ids: [kbId] },
+    });
     expect(res.body.code).toBe(100);
     expect(res.body.message).toMatch(/500|server had an error/i);
     expect(llm.modelCalls().at(-1)?.path).toBe('/v1/chat/completions');
@@ -80,8 +114,15 @@ describe('POST /v1/conversation/mindmap and related_questions', () => {
 
   it('lists related search terms with the numbering stripped', async () => {
     reply = () => 'Here you go:\n1. planet sizes\n2. gas giants\nthanks\n3. solar system order';
-    const res = await call(server, '/v1/conversation/related_questions', { token: user.token, body: { question: 'planets' } });
-    expect(res.body).toEqual({ code: 0, message: 'success', data: ['planet sizes', 'gas giants', 'solar system order'] });
+    const res = await call(server, '/v1/conversation/related_questions', {
+      token: user.token,
+      body: { question: 'planets' },
+    });
+    expect(res.body).toEqual({
+      code: 0,
+      message: 'success',
+      data: ['planet sizes', 'gas giants', 'solar system order'],
+    });
   });
 });
 
@@ -109,9 +150,20 @@ describe('POST /v1/conversation/tts', () => {
 describe('answers read aloud (prompt_config.tts)', () => {
   it('attaches the audio of each finished sentence to the delta that finished it', async () => {
     reply = () => 'Mars is the fourth planet. Jupiter is the largest';
-    const d = await createDialog(server, user, { kb_ids: [kbId], prompt_config: { system: '{knowledge}', tts: true } });
+    const d = await createDialog(server, user, {
+      kb_ids: [kbId],
+      prompt_config: { system: '{knowledge}', tts: true },
+    });
     const conv = await createConversation(server, user, d.id);
-    const r = await postSse(server, '/v1/conversation/completion', { conversation_id: conv, messages: [{ role: 'user', content: 'Which planets orbit the Sun?', id: 'q1' }] }, user.token);
+    const r = await postSse(
+      server,
+      '/v1/conversation/completion',
+      {
+        conversation_id: conv,
+        messages: [{ role: 'user', content: 'Which planets orbit the Sun?', id: 'q1' }],
+      },
+      user.token,
+    );
     const withAudio = answers(r).filter((e) => e.audio_binary);
     const spoken = withAudio.map((e) => Buffer.from(e.audio_binary as string, 'hex').toString('latin1'));
     expect(spoken).toHaveLength(2);

@@ -36,7 +36,11 @@ export async function loadConversation(
     .where('id', '=', conversationId)
     .executeTakeFirst();
   if (!conv) throw errors.data('Conversation not found!');
-  const dialog = await ctx.db.kysely.selectFrom('dialog').selectAll().where('id', '=', conv.dialog_id).executeTakeFirst();
+  const dialog = await ctx.db.kysely
+    .selectFrom('dialog')
+    .selectAll()
+    .where('id', '=', conv.dialog_id)
+    .executeTakeFirst();
   if (!dialog || dialog.tenant_id !== userId) {
     if (foreign === 'owner') {
       throw errors.operating('Only owner of conversation authorized for this operation.', false);
@@ -77,7 +81,11 @@ export async function createConversation(
 ) {
   const dialog = await dialogForNew(ctx, userId, input.dialog_id);
   const id = input.conversation_id || newId();
-  const exists = await ctx.db.kysely.selectFrom('conversation').select('id').where('id', '=', id).executeTakeFirst();
+  const exists = await ctx.db.kysely
+    .selectFrom('conversation')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (exists) throw errors.data('Conversation already exists!');
   const row = {
     id,
@@ -94,7 +102,12 @@ export async function createConversation(
   return row;
 }
 
-export async function renameConversation(ctx: AppContext, userId: string, id: string, name: string | null | undefined) {
+export async function renameConversation(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  name: string | null | undefined,
+) {
   const loaded = await loadConversation(ctx, userId, id);
   const stamps = updateStamps();
   const changes = name === undefined ? {} : { name: cutName(name) };
@@ -107,7 +120,11 @@ export async function renameConversation(ctx: AppContext, userId: string, id: st
 }
 
 export async function listConversations(ctx: AppContext, userId: string, dialogId: string) {
-  const dialog = await ctx.db.kysely.selectFrom('dialog').select(['tenant_id']).where('id', '=', dialogId).executeTakeFirst();
+  const dialog = await ctx.db.kysely
+    .selectFrom('dialog')
+    .select(['tenant_id'])
+    .where('id', '=', dialogId)
+    .executeTakeFirst();
   if (!dialog || dialog.tenant_id !== userId) {
     throw errors.operating('Only owner of dialog authorized for this operation.', false);
   }
@@ -138,7 +155,12 @@ async function save(ctx: AppContext, id: string, message: ChatMessage[], referen
   return stamps;
 }
 
-export async function deleteConversationMessage(ctx: AppContext, userId: string, id: string, messageId: string) {
+export async function deleteConversationMessage(
+  ctx: AppContext,
+  userId: string,
+  id: string,
+  messageId: string,
+) {
   const loaded = await loadConversation(ctx, userId, id);
   const next = deleteMessage(loaded.message, loaded.reference, messageId);
   const stamps = await save(ctx, id, next.message, next.reference);
@@ -153,7 +175,8 @@ export async function thumbConversationMessage(
   const loaded = await loadConversation(ctx, userId, input.conversation_id);
   const up = input.thumbup === true;
   const { message, changed } = thumbMessage(loaded.message, input.message_id, up, input.feedback);
-  const before = loaded.message.find((m) => m.role === 'assistant' && m.id === input.message_id)?.thumbup === true;
+  const before =
+    loaded.message.find((m) => m.role === 'assistant' && m.id === input.message_id)?.thumbup === true;
   const stamps = await save(ctx, loaded.conv.id, message, loaded.reference);
   if (changed && before !== up) await bumpThumbUp(ctx, loaded.conv.id, up ? 1 : -1);
   return { ...loaded, message, conv: { ...loaded.conv, ...stamps } };

@@ -26,24 +26,40 @@ const PARSE_WAIT_MS = 300_000;
 
 async function targetKb(ctx: AppContext, dialog: DialogRow): Promise<KnowledgebaseTable> {
   for (const id of dialogConfigOf(dialog).kb_ids) {
-    const kb = await ctx.db.kysely.selectFrom('knowledgebase').selectAll().where('id', '=', id).where('status', '=', '1').executeTakeFirst();
+    const kb = await ctx.db.kysely
+      .selectFrom('knowledgebase')
+      .selectAll()
+      .where('id', '=', id)
+      .where('status', '=', '1')
+      .executeTakeFirst();
     if (kb) return kb;
   }
-  throw errors.data('The assistant has no dataset to keep attachments in. Please link a dataset to it first.');
+  throw errors.data(
+    'The assistant has no dataset to keep attachments in. Please link a dataset to it first.',
+  );
 }
 
 /** Polls until no document is queued or running; throws when it takes longer than the limit. */
 async function waitParsed(ctx: AppContext, docIds: string[], timeoutMs = PARSE_WAIT_MS) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await ctx.db.kysely.selectFrom('document').select(['id', 'name', 'run', 'progress_msg']).where('id', 'in', docIds).execute();
+    const rows = await ctx.db.kysely
+      .selectFrom('document')
+      .select(['id', 'name', 'run', 'progress_msg'])
+      .where('id', 'in', docIds)
+      .execute();
     if (rows.every((r) => r.run !== '1')) return rows;
-    if (Date.now() > deadline) throw new ApiError(RetCode.SERVER_ERROR, 'Parsing the attachments took too long.', docIds);
+    if (Date.now() > deadline)
+      throw new ApiError(RetCode.SERVER_ERROR, 'Parsing the attachments took too long.', docIds);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
 
-async function uploadAndParse(ctx: AppContext, req: FastifyRequest, resolve: (conversationId: string) => Promise<{ dialog: DialogRow; owner: UserTable }>) {
+async function uploadAndParse(
+  ctx: AppContext,
+  req: FastifyRequest,
+  resolve: (conversationId: string) => Promise<{ dialog: DialogRow; owner: UserTable }>,
+) {
   if (!req.isMultipart()) throw errors.argument('No file part!');
   const form = await readUploadForm(req, ctx);
   try {
@@ -53,12 +69,19 @@ async function uploadAndParse(ctx: AppContext, req: FastifyRequest, resolve: (co
     if (!conversationId) throw errors.argument('required argument are missing: conversation_id; ');
     const { dialog, owner } = await resolve(conversationId);
     const kb = await targetKb(ctx, dialog);
-    const stored = await storeUploads(ctx, owner, kb, form.files.map((f) => ({ filename: f.filename, load: () => readTmp(f) })));
+    const stored = await storeUploads(
+      ctx,
+      owner,
+      kb,
+      form.files.map((f) => ({ filename: f.filename, load: () => readTmp(f) })),
+    );
     const ids = stored.docs.map((d) => d.id);
     if (ids.length > 0) {
       await runDocs(ctx, owner, { doc_ids: ids, run: '1' });
       const rows = await waitParsed(ctx, ids);
-      for (const r of rows) if (r.run !== '3') stored.errors.push(`${r.name}: ${r.progress_msg.split('\n').pop() ?? 'parsing failed'}`);
+      for (const r of rows)
+        if (r.run !== '3')
+          stored.errors.push(`${r.name}: ${r.progress_msg.split('\n').pop() ?? 'parsing failed'}`);
     }
     if (stored.errors.length > 0) throw new ApiError(RetCode.SERVER_ERROR, stored.errors.join('\n'), ids);
     return ok(ids);
@@ -68,7 +91,11 @@ async function uploadAndParse(ctx: AppContext, req: FastifyRequest, resolve: (co
 }
 
 async function tenantUser(ctx: AppContext, tenantId: string): Promise<UserTable> {
-  const user = await ctx.db.kysely.selectFrom('user').selectAll().where('id', '=', tenantId).executeTakeFirst();
+  const user = await ctx.db.kysely
+    .selectFrom('user')
+    .selectAll()
+    .where('id', '=', tenantId)
+    .executeTakeFirst();
   if (!user) throw errors.data('Tenant not found!');
   return user;
 }
@@ -87,7 +114,10 @@ export async function uploadAndParseRoutes(app: FastifyInstance, ctx: AppContext
 
     scope.post('/v1/document/upload_and_parse', async (req) => {
       const user = authOf(req).user;
-      return uploadAndParse(ctx, req, async (id) => ({ dialog: (await loadConversation(ctx, user.id, id)).dialog, owner: user }));
+      return uploadAndParse(ctx, req, async (id) => ({
+        dialog: (await loadConversation(ctx, user.id, id)).dialog,
+        owner: user,
+      }));
     });
 
     scope.post('/v1/api/document/upload_and_parse', { config: { public: true } }, async (req) => {
@@ -103,8 +133,12 @@ export async function uploadAndParseRoutes(app: FastifyInstance, ctx: AppContext
   app.delete('/v1/api/document', { config: { public: true } }, async (req) => {
     const key = await apiKeyOf(ctx, req);
     const body = asObject(req.body);
-    const names = Array.isArray(body.doc_names) ? body.doc_names.filter((n): n is string => typeof n === 'string') : [];
-    const ids = Array.isArray(body.doc_ids) ? body.doc_ids.filter((n): n is string => typeof n === 'string') : [];
+    const names = Array.isArray(body.doc_names)
+      ? body.doc_names.filter((n): n is string => typeof n === 'string')
+      : [];
+    const ids = Array.isArray(body.doc_ids)
+      ? body.doc_ids.filter((n): n is string => typeof n === 'string')
+      : [];
     if (names.length === 0 && ids.length === 0) throw errors.data("Can't find doc_names or doc_ids");
     // Only documents in the key's tenant's knowledge bases.
     const tenantDocs = ctx.db.kysely
@@ -114,12 +148,23 @@ export async function uploadAndParseRoutes(app: FastifyInstance, ctx: AppContext
       .where('knowledgebase.tenant_id', '=', key.tenant_id);
     const byName = names.length > 0 ? await tenantDocs.where('document.name', 'in', names).execute() : [];
     const byId = ids.length > 0 ? await tenantDocs.where('document.id', 'in', ids).execute() : [];
-    if (byName.length < new Set(names).size || byId.length < new Set(ids).size) throw errors.data('Document not found!');
+    if (byName.length < new Set(names).size || byId.length < new Set(ids).size)
+      throw errors.data('Document not found!');
     const docs = [...new Map([...byName, ...byId].map((d) => [d.id, d])).values()];
     const failures: string[] = [];
     for (const kbId of new Set(docs.map((d) => d.kb_id))) {
-      const kb = await ctx.db.kysely.selectFrom('knowledgebase').selectAll().where('id', '=', kbId).executeTakeFirstOrThrow();
-      failures.push(...(await removeDocuments(ctx, kb, docs.filter((d) => d.kb_id === kbId))));
+      const kb = await ctx.db.kysely
+        .selectFrom('knowledgebase')
+        .selectAll()
+        .where('id', '=', kbId)
+        .executeTakeFirstOrThrow();
+      failures.push(
+        ...(await removeDocuments(
+          ctx,
+          kb,
+          docs.filter((d) => d.kb_id === kbId),
+        )),
+      );
     }
     if (failures.length > 0) throw new ApiError(RetCode.SERVER_ERROR, failures.join('\n'), false);
     return ok(true);

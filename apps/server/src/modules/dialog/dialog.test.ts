@@ -53,7 +53,13 @@ describe('POST /v1/dialog/set — create', () => {
       kb_ids: [],
       kb_names: [],
       meta_data_filter: {},
-      llm_setting: { temperature: 0.1, top_p: 0.3, frequency_penalty: 0.7, presence_penalty: 0.4, max_tokens: 512 },
+      llm_setting: {
+        temperature: 0.1,
+        top_p: 0.3,
+        frequency_penalty: 0.7,
+        presence_penalty: 0.4,
+        max_tokens: 512,
+      },
     });
     expect(d.id).toMatch(/^[0-9a-f]{32}$/);
     expect(d.prompt_config).toMatchObject({
@@ -92,9 +98,13 @@ describe('POST /v1/dialog/set — create', () => {
       code: 101,
       message: 'required argument are missing: prompt_config; ',
     });
-    const unused = await setDialog(alice, { prompt_config: pc('Hello', [{ key: 'unused_param', optional: false }]) });
+    const unused = await setDialog(alice, {
+      prompt_config: pc('Hello', [{ key: 'unused_param', optional: false }]),
+    });
     expect(unused.body).toMatchObject({ code: 102, message: "Parameter 'unused_param' is not used" });
-    const optional = await setDialog(alice, { prompt_config: pc('Hi {opt}', [{ key: 'opt', optional: true }]) });
+    const optional = await setDialog(alice, {
+      prompt_config: pc('Hi {opt}', [{ key: 'opt', optional: true }]),
+    });
     expect(optional.body.code).toBe(0);
   });
 
@@ -104,7 +114,9 @@ describe('POST /v1/dialog/set — create', () => {
     const c = await setDialog(alice, { name: 'Helper', prompt_config: pc() });
     expect([a, b, c].map((r) => (r.body.data as Dialog).name)).toEqual(['Helper', 'helper(1)', 'Helper(2)']);
     // Another tenant's names do not count.
-    expect(((await setDialog(bob, { name: 'Helper', prompt_config: pc() })).body.data as Dialog).name).toBe('Helper');
+    expect(((await setDialog(bob, { name: 'Helper', prompt_config: pc() })).body.data as Dialog).name).toBe(
+      'Helper',
+    );
   });
 
   it('validates llm_setting.max_tokens (a number ≥ 0, default 512)', async () => {
@@ -114,7 +126,10 @@ describe('POST /v1/dialog/set — create', () => {
     expect(nan.body).toMatchObject({ code: 100, message: '`llm_setting.max_tokens` must be a number.' });
     const partial = await setDialog(alice, { prompt_config: pc(), llm_setting: { temperature: 0.5 } });
     expect((partial.body.data as Dialog).llm_setting).toEqual({ temperature: 0.5, max_tokens: 512 });
-    const zero = await setDialog(alice, { prompt_config: pc(), llm_setting: { temperature: 0.8, max_tokens: 0 } });
+    const zero = await setDialog(alice, {
+      prompt_config: pc(),
+      llm_setting: { temperature: 0.8, max_tokens: 0 },
+    });
     expect((zero.body.data as Dialog).llm_setting).toEqual({ temperature: 0.8, max_tokens: 0 });
   });
 
@@ -152,8 +167,9 @@ describe('POST /v1/dialog/set — create', () => {
 describe('POST /v1/dialog/set — update', () => {
   it('merges the request into the stored row and answers with live kb names', async () => {
     const kb = await createKb(alice, 'kb-update');
-    const created = (await setDialog(alice, { name: 'To update', kb_ids: [kb], prompt_config: pc('Use {knowledge}') })).body
-      .data as Dialog;
+    const created = (
+      await setDialog(alice, { name: 'To update', kb_ids: [kb], prompt_config: pc('Use {knowledge}') })
+    ).body.data as Dialog;
     const res = await setDialog(alice, {
       dialog_id: created.id,
       name: 'Updated',
@@ -163,7 +179,15 @@ describe('POST /v1/dialog/set — update', () => {
     });
     expect(res.body.code).toBe(0);
     const d = res.body.data as Dialog;
-    expect(d).toMatchObject({ id: created.id, name: 'Updated', top_n: 3, top_k: 1024, icon: '', kb_ids: [kb], kb_names: ['kb-update'] });
+    expect(d).toMatchObject({
+      id: created.id,
+      name: 'Updated',
+      top_n: 3,
+      top_k: 1024,
+      icon: '',
+      kb_ids: [kb],
+      kb_names: ['kb-update'],
+    });
     expect(d.prompt_config.system).toBe('Now {knowledge}!');
     expect(d.prompt_config.prologue).toBe("Hi! I'm your assistant. What can I do for you?");
     const got = await call<Dialog>(server, `/v1/dialog/get?dialog_id=${created.id}`, { token: alice.token });
@@ -171,7 +195,9 @@ describe('POST /v1/dialog/set — update', () => {
   });
 
   it('refuses {knowledge} without a knowledge base or web search (update only)', async () => {
-    const created = await setDialog(alice, { prompt_config: pc('Answer with {knowledge}', [{ key: 'knowledge', optional: true }]) });
+    const created = await setDialog(alice, {
+      prompt_config: pc('Answer with {knowledge}', [{ key: 'knowledge', optional: true }]),
+    });
     expect(created.body.code).toBe(0);
     const id = (created.body.data as Dialog).id;
     const refused = await setDialog(alice, {
@@ -185,7 +211,10 @@ describe('POST /v1/dialog/set — update', () => {
     });
     const web = await setDialog(alice, {
       dialog_id: id,
-      prompt_config: { ...pc('Answer with {knowledge}', [{ key: 'knowledge', optional: true }]), tavily_api_key: 'tvly-x' },
+      prompt_config: {
+        ...pc('Answer with {knowledge}', [{ key: 'knowledge', optional: true }]),
+        tavily_api_key: 'tvly-x',
+      },
     });
     expect(web.body.code).toBe(0);
   });
@@ -210,7 +239,9 @@ describe('listing and removal', () => {
     const user = await newUser(server, 'lister');
     const kb1 = await createKb(user, 'live-kb');
     const kb2 = await createKb(user, 'doomed-kb');
-    const first = (await setDialog(user, { name: 'first', kb_ids: [kb1, kb2], prompt_config: pc('{knowledge}') })).body.data as Dialog;
+    const first = (
+      await setDialog(user, { name: 'first', kb_ids: [kb1, kb2], prompt_config: pc('{knowledge}') })
+    ).body.data as Dialog;
     await new Promise((r) => setTimeout(r, 5));
     const second = (await setDialog(user, { name: 'second', prompt_config: pc() })).body.data as Dialog;
     const rm = await call(server, '/v1/kb/rm', { token: user.token, body: { kb_id: kb2 } });
@@ -220,14 +251,19 @@ describe('listing and removal', () => {
     const rows = list.body.data as Dialog[];
     expect(rows.map((d) => d.id)).toEqual([second.id, first.id]);
     expect(rows[1]).toMatchObject({ kb_ids: [kb1], kb_names: ['live-kb'] });
-    const get = (await call<Dialog>(server, `/v1/dialog/get?dialog_id=${first.id}`, { token: user.token })).body.data as Dialog;
+    const get = (await call<Dialog>(server, `/v1/dialog/get?dialog_id=${first.id}`, { token: user.token }))
+      .body.data as Dialog;
     expect(get).toMatchObject({ kb_ids: [kb1], kb_names: ['live-kb'] });
   });
 
   it('pages and filters dialog/next, never showing another tenant’s dialogs', async () => {
     const user = await newUser(server, 'pager');
-    for (const name of ['alpha one', 'beta two', 'alpha three']) await setDialog(user, { name, prompt_config: pc() });
-    const all = await call<{ dialogs: Dialog[]; total: number }>(server, '/v1/dialog/next', { token: user.token, body: {} });
+    for (const name of ['alpha one', 'beta two', 'alpha three'])
+      await setDialog(user, { name, prompt_config: pc() });
+    const all = await call<{ dialogs: Dialog[]; total: number }>(server, '/v1/dialog/next', {
+      token: user.token,
+      body: {},
+    });
     expect(all.body.data?.total).toBe(3);
     expect(all.body.data?.dialogs[0]).toMatchObject({ name: 'alpha three', nickname: 'pager' });
     expect(Object.keys(all.body.data?.dialogs[0] ?? {})).toContain('tenant_avatar');
@@ -248,15 +284,33 @@ describe('listing and removal', () => {
   it('soft-deletes the owner’s dialogs and refuses others (103), all or nothing', async () => {
     const d1 = (await setDialog(alice, { name: 'rm me', prompt_config: pc() })).body.data as Dialog;
     const d2 = (await setDialog(bob, { name: 'not yours', prompt_config: pc() })).body.data as Dialog;
-    const refused = await call(server, '/v1/dialog/rm', { token: alice.token, body: { dialog_ids: [d1.id, d2.id] } });
-    expect(refused.body).toMatchObject({ code: 103, message: 'Only owner of dialog authorized for this operation.', data: false });
-    expect((await call(server, `/v1/dialog/get?dialog_id=${d1.id}`, { token: alice.token })).body.code).toBe(0);
-    const unknown = await call(server, '/v1/dialog/remove', { token: alice.token, body: { dialog_ids: ['1'.repeat(32)] } });
+    const refused = await call(server, '/v1/dialog/rm', {
+      token: alice.token,
+      body: { dialog_ids: [d1.id, d2.id] },
+    });
+    expect(refused.body).toMatchObject({
+      code: 103,
+      message: 'Only owner of dialog authorized for this operation.',
+      data: false,
+    });
+    expect((await call(server, `/v1/dialog/get?dialog_id=${d1.id}`, { token: alice.token })).body.code).toBe(
+      0,
+    );
+    const unknown = await call(server, '/v1/dialog/remove', {
+      token: alice.token,
+      body: { dialog_ids: ['1'.repeat(32)] },
+    });
     expect(unknown.body.code).toBe(103);
-    const done = await call(server, '/v1/dialog/remove', { token: alice.token, body: { dialog_ids: [d1.id] } });
+    const done = await call(server, '/v1/dialog/remove', {
+      token: alice.token,
+      body: { dialog_ids: [d1.id] },
+    });
     expect(done.body).toEqual({ code: 0, message: 'success', data: true });
-    expect((await call(server, `/v1/dialog/get?dialog_id=${d1.id}`, { token: alice.token })).body.code).toBe(102);
-    const list = (await call<Dialog[]>(server, '/v1/dialog/list', { token: alice.token })).body.data as Dialog[];
+    expect((await call(server, `/v1/dialog/get?dialog_id=${d1.id}`, { token: alice.token })).body.code).toBe(
+      102,
+    );
+    const list = (await call<Dialog[]>(server, '/v1/dialog/list', { token: alice.token })).body
+      .data as Dialog[];
     expect(list.some((d) => d.id === d1.id)).toBe(false);
   });
 

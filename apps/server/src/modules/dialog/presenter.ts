@@ -68,6 +68,9 @@ export function presentDialogListItem(row: DialogRow & { nickname: string; tenan
  */
 export function presentSharedDialog(row: DialogRow) {
   const { icon, ...rest } = presentDialog(row);
-  const prompt_config = { ...rest.prompt_config, tavily_api_key: rest.prompt_config.tavily_api_key ? '***' : '' };
+  const prompt_config = {
+    ...rest.prompt_config,
+    tavily_api_key: rest.prompt_config.tavily_api_key ? '***' : '',
+  };
   return { ...rest, prompt_config, avatar: icon };
 }

@@ -8,11 +8,7 @@ import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { ownedTenant } from '../user/service.js';
-import {
-  DEFAULT_LLM_SETTING,
-  DEFAULT_PROMPT_CONFIG,
-  type DialogSetBody,
-} from './schema.js';
+import { DEFAULT_LLM_SETTING, DEFAULT_PROMPT_CONFIG, type DialogSetBody } from './schema.js';
 
 export type DialogRow = Selectable<DialogTable>;
 
@@ -147,14 +143,19 @@ async function checkKbs(ctx: AppContext, userId: string, kbIds: string[]): Promi
 /** POST /v1/dialog/set: create (no dialog_id) or update. Returns the stored row. */
 export async function setDialog(ctx: AppContext, userId: string, body: DialogSetBody): Promise<DialogRow> {
   const isUpdate = typeof body.dialog_id === 'string' && body.dialog_id !== '';
-  const name = 'name' in body || !isUpdate ? checkDialogName('name' in body ? body.name : 'New Dialog') : undefined;
+  const name =
+    'name' in body || !isUpdate ? checkDialogName('name' in body ? body.name : 'New Dialog') : undefined;
   const tenant = await ownedTenant(ctx, userId);
   const existing = isUpdate ? await ownedDialog(ctx, userId, body.dialog_id) : undefined;
   const stored = existing ? dialogConfigOf(existing) : undefined;
 
   const kbIds = body.kb_ids ?? stored?.kb_ids ?? [];
   const promptConfig = applyPromptRules(
-    { ...DEFAULT_PROMPT_CONFIG, ...(stored?.prompt_config ?? {}), ...stripNulls(body.prompt_config) } as PromptConfig,
+    {
+      ...DEFAULT_PROMPT_CONFIG,
+      ...(stored?.prompt_config ?? {}),
+      ...stripNulls(body.prompt_config),
+    } as PromptConfig,
     kbIds,
     isUpdate,
   );
@@ -197,7 +198,8 @@ export async function setDialog(ctx: AppContext, userId: string, body: DialogSet
   if (body.prompt_type !== undefined) changes.prompt_type = body.prompt_type;
   if ('meta_data_filter' in body) changes.meta_data_filter = body.meta_data_filter ?? {};
   if (body.similarity_threshold !== undefined) changes.similarity_threshold = body.similarity_threshold;
-  if ('vector_similarity_weight' in body) changes.vector_similarity_weight = body.vector_similarity_weight ?? 0.3;
+  if ('vector_similarity_weight' in body)
+    changes.vector_similarity_weight = body.vector_similarity_weight ?? 0.3;
   if (body.top_n !== undefined) changes.top_n = body.top_n;
   if (body.top_k !== undefined) changes.top_k = body.top_k;
   if (body.do_refer !== undefined) changes.do_refer = body.do_refer;

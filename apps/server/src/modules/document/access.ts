@@ -11,7 +11,11 @@ export interface DocWithKb {
 }
 
 export async function findDocWithKb(ctx: AppContext, docId: string): Promise<DocWithKb | null> {
-  const doc = await ctx.db.kysely.selectFrom('document').selectAll().where('id', '=', docId).executeTakeFirst();
+  const doc = await ctx.db.kysely
+    .selectFrom('document')
+    .selectAll()
+    .where('id', '=', docId)
+    .executeTakeFirst();
   if (!doc) return null;
   const kb = await ctx.db.kysely
     .selectFrom('knowledgebase')
@@ -23,7 +27,12 @@ export async function findDocWithKb(ctx: AppContext, docId: string): Promise<Doc
 }
 
 /** The document and its KB when the user may use the KB; otherwise 109 "No authorization.". */
-export async function usableDoc(ctx: AppContext, user: UserTable, docId: string, scope?: AccessScope): Promise<DocWithKb> {
+export async function usableDoc(
+  ctx: AppContext,
+  user: UserTable,
+  docId: string,
+  scope?: AccessScope,
+): Promise<DocWithKb> {
   const found = await findDocWithKb(ctx, docId);
   const s = scope ?? (await accessScopeOf(ctx.db, user.id));
   if (!found || !mayAccess(s, found.kb)) throw errors.noAuthorization();

@@ -62,7 +62,11 @@ function extensionFor(contentType: string, fileName: string | null, url: string)
 
 async function fetchOrFail(ctx: AppContext, url: string) {
   try {
-    const page = await fetchUrl(url, { allowPrivate: ctx.config.allowPrivateFetch, maxBytes: ctx.config.maxFileBytes, timeoutMs: FETCH_TIMEOUT_MS });
+    const page = await fetchUrl(url, {
+      allowPrivate: ctx.config.allowPrivateFetch,
+      maxBytes: ctx.config.maxFileBytes,
+      timeoutMs: FETCH_TIMEOUT_MS,
+    });
     if (page.status < 200 || page.status >= 300) throw new Error(`HTTP ${page.status}`);
     return page;
   } catch (err) {
@@ -81,7 +85,8 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
       if (form.files.length === 0) throw errors.argument('No file part!');
       for (const f of form.files) {
         if (f.filename === '') throw errors.argument('No file selected!');
-        if (utf8Bytes(f.filename) > FILE_NAME_LIMIT_BYTES) throw errors.argument('File name must be 255 bytes or less.');
+        if (utf8Bytes(f.filename) > FILE_NAME_LIMIT_BYTES)
+          throw errors.argument('File name must be 255 bytes or less.');
       }
       const kb = await formKb(ctx, req, kbId);
       const stored = await storeUploads(
@@ -106,7 +111,8 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     await form.cleanup();
     const { kb_id: kbId, name, url } = form.fields;
     if (!kbId) throw errors.argument('Lack of "KB ID"');
-    if (!name || sanitizeFileName(name) === '') throw errors.argument('required argument are missing: name; ');
+    if (!name || sanitizeFileName(name) === '')
+      throw errors.argument('required argument are missing: name; ');
     if (!isHttpUrl(url)) throw errors.argument('The URL format is invalid');
     const kb = await formKb(ctx, req, kbId);
     const page = await fetchOrFail(ctx, url);
@@ -119,7 +125,8 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
       [{ filename: `${sanitizeFileName(name)}.${ext}`, load: async () => page.body }],
       'web_crawl',
     );
-    if (stored.docs.length === 0) throw errors.exception(stored.errors[0]?.replace(/^[^:]*: /, '') ?? 'Download failure.');
+    if (stored.docs.length === 0)
+      throw errors.exception(stored.errors[0]?.replace(/^[^:]*: /, '') ?? 'Download failure.');
     return ok(true);
   });
 
@@ -128,10 +135,13 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     try {
       const pool = parsePoolOf(ctx);
       const textOf = (bytes: Buffer, fileName: string) =>
-        pool.run<string>('text', { bytes, ext: extensionOf(fileName), fileName }, { timeoutMs: 300_000 }).catch((err: unknown) => {
-          if (isParseError(err) || err instanceof WorkerJobError) throw errors.exception(`${fileName}: ${(err as Error).message}`);
-          throw err;
-        });
+        pool
+          .run<string>('text', { bytes, ext: extensionOf(fileName), fileName }, { timeoutMs: 300_000 })
+          .catch((err: unknown) => {
+            if (isParseError(err) || err instanceof WorkerJobError)
+              throw errors.exception(`${fileName}: ${(err as Error).message}`);
+            throw err;
+          });
       const url = form.fields.url;
       if (url) {
         if (!isHttpUrl(url)) throw errors.argument('The URL format is invalid');

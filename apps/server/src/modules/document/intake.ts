@@ -35,7 +35,11 @@ function limitCode(err: unknown): string | undefined {
   return (err as { code?: string } | null)?.code;
 }
 
-export async function readUploadForm(req: FastifyRequest, ctx: AppContext, fileField = 'file'): Promise<UploadForm> {
+export async function readUploadForm(
+  req: FastifyRequest,
+  ctx: AppContext,
+  fileField = 'file',
+): Promise<UploadForm> {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   const written: string[] = [];
@@ -57,7 +61,8 @@ export async function readUploadForm(req: FastifyRequest, ctx: AppContext, fileF
       const tmpPath = path.join(tmpDir(ctx), `${Date.now()}-${crypto.randomBytes(6).toString('hex')}`);
       written.push(tmpPath);
       await pipeline(part.file, fs.createWriteStream(tmpPath));
-      if (part.file.truncated) throw Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+      if (part.file.truncated)
+        throw Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
       files.push({ filename: current, tmpPath, size: (await fs.promises.stat(tmpPath)).size });
     }
   } catch (err) {

@@ -13,7 +13,19 @@ import type { ListDocBody } from './schema.js';
 
 const RUN_STATUSES = ['0', '1', '2', '3', '4', '5'];
 const DOC_TYPES = ['pdf', 'doc', 'visual', 'aural', 'virtual', 'other'];
-export const DOC_ORDER_COLUMNS = ['create_time', 'update_time', 'name', 'size', 'chunk_num', 'token_num', 'progress', 'run', 'type', 'suffix', 'process_begin_at'] as const;
+export const DOC_ORDER_COLUMNS = [
+  'create_time',
+  'update_time',
+  'name',
+  'size',
+  'chunk_num',
+  'token_num',
+  'progress',
+  'run',
+  'type',
+  'suffix',
+  'process_begin_at',
+] as const;
 
 export interface DocFilter {
   keywords: string;
@@ -23,7 +35,10 @@ export interface DocFilter {
   types: string[];
   suffix: string[];
   metadata: Record<string, unknown> | null;
-  condition: { logic: string; conditions: Array<{ name: string; comparison_operator: string; value: unknown }> } | null;
+  condition: {
+    logic: string;
+    conditions: Array<{ name: string; comparison_operator: string; value: unknown }>;
+  } | null;
   emptyMetadata: boolean;
 }
 
@@ -39,9 +54,15 @@ export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywo
   const types = body.types ?? [];
   const badTypes = [...new Set(types.filter((t) => !DOC_TYPES.includes(t)))];
   if (badTypes.length > 0) {
-    throw errors.data(`Invalid filter conditions: ${badTypes.join(', ')} type${badTypes.length > 1 ? 's' : ''}`);
+    throw errors.data(
+      `Invalid filter conditions: ${badTypes.join(', ')} type${badTypes.length > 1 ? 's' : ''}`,
+    );
   }
-  if (body.metadata_condition !== undefined && body.metadata_condition !== null && !isObj(body.metadata_condition)) {
+  if (
+    body.metadata_condition !== undefined &&
+    body.metadata_condition !== null &&
+    !isObj(body.metadata_condition)
+  ) {
     throw errors.data('metadata_condition must be an object.');
   }
   if (body.metadata !== undefined && body.metadata !== null && !isObj(body.metadata)) {
@@ -55,7 +76,8 @@ export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywo
   }
   const cond = isObj(body.metadata_condition) ? body.metadata_condition : null;
   type Condition = { name: string; comparison_operator: string; value: unknown };
-  const conditions = cond && Array.isArray(cond.conditions) ? (cond.conditions as Condition[]).filter(isObj) : [];
+  const conditions =
+    cond && Array.isArray(cond.conditions) ? (cond.conditions as Condition[]).filter(isObj) : [];
   const num = (v: unknown) => (v === undefined || v === null || v === '' ? 0 : Number(v) || 0);
   return {
     keywords,
@@ -65,20 +87,26 @@ export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywo
     types,
     suffix: (body.suffix ?? []).map((s) => s.replace(/^\./, '').toLowerCase()),
     metadata: metadata && Object.keys(metadata).length > 0 ? metadata : null,
-    condition: cond && conditions.length > 0 ? { logic: String(cond.logic ?? 'and').toLowerCase(), conditions } : null,
+    condition:
+      cond && conditions.length > 0 ? { logic: String(cond.logic ?? 'and').toLowerCase(), conditions } : null,
     emptyMetadata,
   };
 }
 
 function compare(actual: unknown, op: string, expected: unknown): boolean {
   const values = Array.isArray(actual) ? actual : [actual];
-  const present = actual !== undefined && actual !== null && actual !== '' && !(Array.isArray(actual) && actual.length === 0);
+  const present =
+    actual !== undefined &&
+    actual !== null &&
+    actual !== '' &&
+    !(Array.isArray(actual) && actual.length === 0);
   const o = op.toLowerCase().replace(/\s+/g, ' ').trim();
   if (o === 'empty') return !present;
   if (o === 'not empty') return present;
   if (!present) return o === '≠' || o === '!=' || o === 'not contains';
   const exp = String(expected ?? '').toLowerCase();
-  const any = (f: (s: string, n: number) => boolean) => values.some((v) => f(String(v).toLowerCase(), Number(v)));
+  const any = (f: (s: string, n: number) => boolean) =>
+    values.some((v) => f(String(v).toLowerCase(), Number(v)));
   const n = Number(expected);
   switch (o) {
     case 'contains':
@@ -148,8 +176,12 @@ export async function listDocs(ctx: AppContext, kbId: string, q: ListQuery, f: D
     .orderBy('d.id');
   if (!needsMeta) {
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    const paged = q.page > 0 && q.pageSize > 0 ? ordered.limit(q.pageSize).offset((q.page - 1) * q.pageSize) : ordered;
-    return { total: Number(count?.n ?? 0), docs: (await paged.execute()) as Array<DocumentTable & { nickname: string | null }> };
+    const paged =
+      q.page > 0 && q.pageSize > 0 ? ordered.limit(q.pageSize).offset((q.page - 1) * q.pageSize) : ordered;
+    return {
+      total: Number(count?.n ?? 0),
+      docs: (await paged.execute()) as Array<DocumentTable & { nickname: string | null }>,
+    };
   }
   const all = (await ordered.execute()) as Array<DocumentTable & { nickname: string | null }>;
   const kept = all.filter((d) => metaMatches(parseJson<Record<string, unknown>>(d.meta_fields, {}), f));
@@ -158,7 +190,12 @@ export async function listDocs(ctx: AppContext, kbId: string, q: ListQuery, f: D
 
 /** `document/filter`: counts of run statuses, suffixes and metadata values over the filtered documents. */
 export async function filterSummary(ctx: AppContext, kbId: string, f: DocFilter) {
-  const { docs, total } = await listDocs(ctx, kbId, { page: 0, pageSize: 0, orderby: 'create_time', desc: true, keywords: f.keywords }, f);
+  const { docs, total } = await listDocs(
+    ctx,
+    kbId,
+    { page: 0, pageSize: 0, orderby: 'create_time', desc: true, keywords: f.keywords },
+    f,
+  );
   const run_status: Record<string, number> = {};
   const suffix: Record<string, number> = {};
   const metadata: Record<string, Record<string, number>> = {};

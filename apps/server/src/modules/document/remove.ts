@@ -22,7 +22,11 @@ export async function removeDocuments(
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('task').where('doc_id', 'in', ids).execute();
       await removeDocLinks(trx, ids);
-      const gone = await trx.deleteFrom('document').where('id', 'in', ids).returning(['chunk_num', 'token_num']).execute();
+      const gone = await trx
+        .deleteFrom('document')
+        .where('id', 'in', ids)
+        .returning(['chunk_num', 'token_num'])
+        .execute();
       const chunks = gone.reduce((s, d) => s + Number(d.chunk_num), 0);
       const tokens = gone.reduce((s, d) => s + Number(d.token_num), 0);
       await trx
@@ -41,7 +45,8 @@ export async function removeDocuments(
     try {
       await index.deleteByDoc(doc.id);
       if (doc.location) await ctx.blobs.delete(`${kb.id}/${doc.location}`);
-      if (doc.thumbnail && !doc.thumbnail.startsWith('data:')) await ctx.blobs.delete(`${kb.id}/${doc.thumbnail}`);
+      if (doc.thumbnail && !doc.thumbnail.startsWith('data:'))
+        await ctx.blobs.delete(`${kb.id}/${doc.thumbnail}`);
       await ctx.blobs.deletePrefix(doc.id);
     } catch (err) {
       errors.push(`${doc.name}: ${err instanceof Error ? err.message : String(err)}`);

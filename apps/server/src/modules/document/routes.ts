@@ -32,7 +32,8 @@ async function listedKb(ctx: AppContext, req: FastifyRequest, kbId: unknown) {
   if (typeof kbId !== 'string' || kbId === '') throw errors.argument('Lack of "KB ID"');
   const kb = await findKb(ctx, kbId);
   const scope = await accessScopeOf(ctx.db, authOf(req).user.id);
-  if (!kb || !mayAccess(scope, kb)) throw errors.operating('Only owner of dataset authorized for this operation.');
+  if (!kb || !mayAccess(scope, kb))
+    throw errors.operating('Only owner of dataset authorized for this operation.');
   return kb;
 }
 
@@ -85,7 +86,11 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
       .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
       .filter((v) => v.length > 0);
     if (ids.length === 0) throw errors.argument('Lack of "Document ID"');
-    const rows = await ctx.db.kysely.selectFrom('document').select(['id', 'kb_id', 'thumbnail']).where('id', 'in', ids).execute();
+    const rows = await ctx.db.kysely
+      .selectFrom('document')
+      .select(['id', 'kb_id', 'thumbnail'])
+      .where('id', 'in', ids)
+      .execute();
     return ok(Object.fromEntries(rows.map((r) => [r.id, thumbnailUrl(r)])));
   });
 
@@ -133,17 +138,23 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return reply.type(contentTypeOf(doc.suffix)).send(bytes);
   });
 
-  app.get<{ Params: { image_id: string } }>('/v1/document/image/:image_id', { config: { public: true } }, async (req, reply) => {
-    const id = req.params.image_id;
-    const dash = id.indexOf('-');
-    const bucket = dash > 0 ? id.slice(0, dash) : '';
-    const name = dash > 0 ? id.slice(dash + 1) : '';
-    // Only thumbnails and chunk images are public; original uploads never are.
-    const isImage = /^[0-9a-f]{32}$/.test(bucket) && (/^thumbnail_[0-9a-f]{32}\.png$/.test(name) || /^[0-9a-f]{16}$/.test(name));
-    const bytes = isImage ? await ctx.blobs.get(`${bucket}/${name}`) : null;
-    if (!bytes) throw new ApiError(RetCode.DATA_ERROR, 'Image not found.');
-    return reply.type('image/JPEG').send(bytes);
-  });
+  app.get<{ Params: { image_id: string } }>(
+    '/v1/document/image/:image_id',
+    { config: { public: true } },
+    async (req, reply) => {
+      const id = req.params.image_id;
+      const dash = id.indexOf('-');
+      const bucket = dash > 0 ? id.slice(0, dash) : '';
+      const name = dash > 0 ? id.slice(dash + 1) : '';
+      // Only thumbnails and chunk images are public; original uploads never are.
+      const isImage =
+        /^[0-9a-f]{32}$/.test(bucket) &&
+        (/^thumbnail_[0-9a-f]{32}\.png$/.test(name) || /^[0-9a-f]{16}$/.test(name));
+      const bytes = isImage ? await ctx.blobs.get(`${bucket}/${name}`) : null;
+      if (!bytes) throw new ApiError(RetCode.DATA_ERROR, 'Image not found.');
+      return reply.type('image/JPEG').send(bytes);
+    },
+  );
 }
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -40,7 +40,11 @@ export async function changeStatus(ctx: AppContext, user: UserTable, docIds: str
   const result: Record<string, { status: string } | { error: string }> = {};
   let failed = false;
   for (const id of docIds) {
-    const doc = await ctx.db.kysely.selectFrom('document').selectAll().where('id', '=', id).executeTakeFirst();
+    const doc = await ctx.db.kysely
+      .selectFrom('document')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     const found = doc ? await findDocWithKb(ctx, id) : null;
     if (!doc || (found && !mayAccess(scope, found.kb))) {
       result[id] = { error: 'No authorization.' };
@@ -53,7 +57,11 @@ export async function changeStatus(ctx: AppContext, user: UserTable, docIds: str
       continue;
     }
     try {
-      await ctx.db.kysely.updateTable('document').set({ status: value, ...updateStamps() }).where('id', '=', id).execute();
+      await ctx.db.kysely
+        .updateTable('document')
+        .set({ status: value, ...updateStamps() })
+        .where('id', '=', id)
+        .execute();
       await (await chunkIndexOf(ctx)).setAvailableByDoc(id, Number(value));
       result[id] = { status: value };
     } catch {
@@ -78,13 +86,24 @@ export async function removeDocs(ctx: AppContext, user: UserTable, docIds: strin
   if (problems.length > 0) throw new ApiError(RetCode.SERVER_ERROR, problems.join('\n'), false);
 }
 
-export async function renameDoc(ctx: AppContext, user: UserTable, docId: string, rawName: string): Promise<void> {
+export async function renameDoc(
+  ctx: AppContext,
+  user: UserTable,
+  docId: string,
+  rawName: string,
+): Promise<void> {
   const { doc, kb } = await usableDoc(ctx, user, docId);
-  if (extensionOf(rawName.trim()) !== extensionOf(doc.name)) throw errors.argument("The extension of file can't be changed");
+  if (extensionOf(rawName.trim()) !== extensionOf(doc.name))
+    throw errors.argument("The extension of file can't be changed");
   const name = checkFileName(rawName);
-  if (await nameTaken(ctx, kb.id, name, doc.id)) throw errors.data('Duplicated document name in the same dataset.');
+  if (await nameTaken(ctx, kb.id, name, doc.id))
+    throw errors.data('Duplicated document name in the same dataset.');
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx.updateTable('document').set({ name, ...updateStamps() }).where('id', '=', doc.id).execute();
+    await trx
+      .updateTable('document')
+      .set({ name, ...updateStamps() })
+      .where('id', '=', doc.id)
+      .execute();
     await renameDocLinks(trx, doc.id, name);
   });
   await renameDocChunks(ctx, kb.id, doc.id, name);
@@ -105,10 +124,18 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** Deletes a document's chunks, tasks and counters, leaving it unparsed (run "0"). */
-async function resetDocument(ctx: AppContext, doc: DocumentTable, patch: Partial<DocumentTable>): Promise<void> {
+async function resetDocument(
+  ctx: AppContext,
+  doc: DocumentTable,
+  patch: Partial<DocumentTable>,
+): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('task_type', '=', '').execute();
-    const fresh = await trx.selectFrom('document').select(['chunk_num', 'token_num']).where('id', '=', doc.id).executeTakeFirst();
+    const fresh = await trx
+      .selectFrom('document')
+      .select(['chunk_num', 'token_num'])
+      .where('id', '=', doc.id)
+      .executeTakeFirst();
     await trx
       .updateTable('knowledgebase')
       .set((eb) => ({
@@ -119,7 +146,16 @@ async function resetDocument(ctx: AppContext, doc: DocumentTable, patch: Partial
       .execute();
     await trx
       .updateTable('document')
-      .set({ ...patch, run: '0', progress: 0, progress_msg: '', chunk_num: 0, token_num: 0, process_duration: 0, ...updateStamps() })
+      .set({
+        ...patch,
+        run: '0',
+        progress: 0,
+        progress_msg: '',
+        chunk_num: 0,
+        token_num: 0,
+        process_duration: 0,
+        ...updateStamps(),
+      })
       .where('id', '=', doc.id)
       .execute();
   });
@@ -132,7 +168,12 @@ const PRESENTATION_EXT = new Set(['ppt', 'pptx', 'pages']);
 export async function changeParser(
   ctx: AppContext,
   user: UserTable,
-  body: { doc_id: string; parser_id?: string; parser_config?: Record<string, unknown>; pipeline_id?: string | null },
+  body: {
+    doc_id: string;
+    parser_id?: string;
+    parser_config?: Record<string, unknown>;
+    pipeline_id?: string | null;
+  },
 ): Promise<void> {
   const { doc } = await usableDoc(ctx, user, body.doc_id);
   const parserId = body.parser_id ?? doc.parser_id;
@@ -140,12 +181,19 @@ export async function changeParser(
   const config = body.parser_config ? mergeParserConfig(current, body.parser_config) : current;
   if (parserId.toLowerCase() === doc.parser_id.toLowerCase() && sameJson(config, current)) {
     if (body.pipeline_id !== undefined && body.pipeline_id !== doc.pipeline_id) {
-      await ctx.db.kysely.updateTable('document').set({ pipeline_id: body.pipeline_id }).where('id', '=', doc.id).execute();
+      await ctx.db.kysely
+        .updateTable('document')
+        .set({ pipeline_id: body.pipeline_id })
+        .where('id', '=', doc.id)
+        .execute();
     }
     return;
   }
   assertParserId(parserId);
-  if ((doc.type === 'visual' && parserId !== 'picture') || (PRESENTATION_EXT.has(doc.suffix) && parserId !== 'presentation')) {
+  if (
+    (doc.type === 'visual' && parserId !== 'picture') ||
+    (PRESENTATION_EXT.has(doc.suffix) && parserId !== 'presentation')
+  ) {
     throw errors.data('Not supported yet!');
   }
   assertParserConfig(parserId, config);
@@ -157,9 +205,15 @@ export async function changeParser(
 }
 
 /** `document/create`: an empty (virtual) document, mirrored in the KB's file-manager folder. */
-export async function createVirtualDoc(ctx: AppContext, user: UserTable, rawName: string, kbId: string): Promise<DocumentTable> {
+export async function createVirtualDoc(
+  ctx: AppContext,
+  user: UserTable,
+  rawName: string,
+  kbId: string,
+): Promise<DocumentTable> {
   if (!kbId) throw errors.argument('Lack of "KB ID"');
-  if (utf8Bytes(rawName) > FILE_NAME_LIMIT_BYTES) throw errors.argument('File name must be 255 bytes or less.');
+  if (utf8Bytes(rawName) > FILE_NAME_LIMIT_BYTES)
+    throw errors.argument('File name must be 255 bytes or less.');
   if (rawName.trim() === '') throw errors.argument("File name can't be empty.");
   const name = checkFileName(rawName);
   const kb = await findKb(ctx, kbId);
@@ -218,10 +272,12 @@ export async function setMeta(ctx: AppContext, user: UserTable, docId: string, m
   } catch (err) {
     throw errors.argument(`Json syntax error: ${(err as Error).message}`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw errors.argument('Only dictionary type supported.');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw errors.argument('Only dictionary type supported.');
   for (const v of Object.values(parsed as Record<string, unknown>)) {
     if (Array.isArray(v)) {
-      if (!v.every(isScalar)) throw errors.argument(`The type is not supported in list: ${JSON.stringify(v)}`);
+      if (!v.every(isScalar))
+        throw errors.argument(`The type is not supported in list: ${JSON.stringify(v)}`);
     } else if (!isScalar(v)) {
       throw errors.argument(`The type is not supported: ${JSON.stringify(v)}`);
     }
@@ -244,9 +300,17 @@ export async function runDocs(
   if (run !== '1' && run !== '2') throw errors.argument(`required argument values: run=${run}`);
   const found = await usableDocs(ctx, user, body.doc_ids);
   for (const { doc: listed, kb } of found) {
-    const tenant = await ctx.db.kysely.selectFrom('tenant').select('id').where('id', '=', kb.tenant_id).executeTakeFirst();
+    const tenant = await ctx.db.kysely
+      .selectFrom('tenant')
+      .select('id')
+      .where('id', '=', kb.tenant_id)
+      .executeTakeFirst();
     if (!tenant) throw errors.data('Tenant not found!');
-    const doc = await ctx.db.kysely.selectFrom('document').selectAll().where('id', '=', listed.id).executeTakeFirst();
+    const doc = await ctx.db.kysely
+      .selectFrom('document')
+      .selectAll()
+      .where('id', '=', listed.id)
+      .executeTakeFirst();
     if (!doc) throw errors.data('Document not found!');
     if (run === '2') {
       if (doc.run !== '1' && doc.run !== '2' && !(await hasUnfinishedTasks(ctx, doc.id))) {
@@ -262,7 +326,11 @@ export async function runDocs(
         if (kbConfig[key] !== undefined) docConfig[key] = kbConfig[key];
       }
       doc.parser_config = toJson(docConfig);
-      await ctx.db.kysely.updateTable('document').set({ parser_config: doc.parser_config }).where('id', '=', doc.id).execute();
+      await ctx.db.kysely
+        .updateTable('document')
+        .set({ parser_config: doc.parser_config })
+        .where('id', '=', doc.id)
+        .execute();
     }
     if (body.delete === true) await ctx.blobs.deletePrefix(doc.id);
     await queueDocument(ctx, doc, kb, { clear: body.delete === true });

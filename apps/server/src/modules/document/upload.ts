@@ -17,7 +17,8 @@ import type { DocumentTable, KnowledgebaseTable } from '../kb/tables.js';
 import { contentMatches, docTypeOf, isAllowedUpload } from './file-kind.js';
 
 export const UNSUPPORTED = 'This type of file has not been supported yet!';
-export const BAD_FORMAT = 'There seems to be an issue with your file format. Please verify it is correct and not corrupted.';
+export const BAD_FORMAT =
+  'There seems to be an issue with your file format. Please verify it is correct and not corrupted.';
 export const OVER_CAP = 'Exceed the maximum file number of a free user!';
 
 export interface IncomingDoc {
@@ -42,10 +43,19 @@ export function parserFor(type: string, ext: string, kbParser: string): string {
   return kbParser;
 }
 
-async function thumbnailOf(ctx: AppContext, type: string, ext: string, bytes: Buffer): Promise<Buffer | null> {
+async function thumbnailOf(
+  ctx: AppContext,
+  type: string,
+  ext: string,
+  bytes: Buffer,
+): Promise<Buffer | null> {
   if (ext !== 'pdf' && type !== 'visual') return null;
   try {
-    const out = await parsePoolOf(ctx).run<Uint8Array | null>('thumbnail', { bytes, ext }, { timeoutMs: 60_000 });
+    const out = await parsePoolOf(ctx).run<Uint8Array | null>(
+      'thumbnail',
+      { bytes, ext },
+      { timeoutMs: 60_000 },
+    );
     return out ? Buffer.from(out.buffer, out.byteOffset, out.byteLength) : null;
   } catch {
     return null; // a missing thumbnail never blocks an upload
@@ -71,7 +81,11 @@ export async function storeUploads(
   sourceType = 'local',
 ): Promise<StoreResult> {
   const result: StoreResult = { docs: [], errors: [], badFormat: 0 };
-  const existing = await ctx.db.kysely.selectFrom('document').select(['name', 'location']).where('kb_id', '=', kb.id).execute();
+  const existing = await ctx.db.kysely
+    .selectFrom('document')
+    .select(['name', 'location'])
+    .where('kb_id', '=', kb.id)
+    .execute();
   const names = existing.map((d) => d.name);
   const locations = new Set(existing.map((d) => d.location));
   const cap = ctx.config.maxDocsPerTenant;

@@ -79,38 +79,48 @@ function guardedLookup(allowPrivate: boolean): net.LookupFunction {
       const list = addresses as dns.LookupAddress[];
       const usable = allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
       if (usable.length === 0) return callback(new FetchRefused(REFUSED), '', 4);
-      if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
+      if ((options as dns.LookupOptions).all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, usable);
       callback(null, usable[0].address, usable[0].family);
     });
   };
 }
 
 function once(url: URL, allowPrivate: boolean, maxBytes: number, signal: AbortSignal) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host) && !allowPrivate && isPrivateAddress(host)) return reject(new FetchRefused(REFUSED));
-    const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.request(
-      url,
-      { method: 'GET', lookup: guardedLookup(allowPrivate), signal, headers: { 'user-agent': 'Lectern/1.0 (+web crawl)', accept: '*/*' } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > maxBytes) {
-            req.destroy(new FetchRefused('The page is larger than the upload size limit.'));
-            return;
-          }
-          chunks.push(c);
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (net.isIP(host) && !allowPrivate && isPrivateAddress(host)) return reject(new FetchRefused(REFUSED));
+      const lib = url.protocol === 'https:' ? https : http;
+      const req = lib.request(
+        url,
+        {
+          method: 'GET',
+          lookup: guardedLookup(allowPrivate),
+          signal,
+          headers: { 'user-agent': 'Lectern/1.0 (+web crawl)', accept: '*/*' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > maxBytes) {
+              req.destroy(new FetchRefused('The page is larger than the upload size limit.'));
+              return;
+            }
+            chunks.push(c);
+          });
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
 }
 
 function fileNameOf(disposition: string | undefined): string | null {
@@ -132,7 +142,8 @@ export async function fetchUrl(
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
       url = new URL(location, url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused('The page redirects to an unsupported address.');
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new FetchRefused('The page redirects to an unsupported address.');
       continue;
     }
     return {

@@ -19,11 +19,21 @@ export function chunkIndexOf(ctx: AppContext): Promise<ChunkIndex> {
 }
 
 /** Writes a document's new name into every chunk's title (`docnm_kwd`), re-tokenized. */
-export async function renameDocChunks(ctx: AppContext, kbId: string, docId: string, name: string): Promise<void> {
+export async function renameDocChunks(
+  ctx: AppContext,
+  kbId: string,
+  docId: string,
+  name: string,
+): Promise<void> {
   const index = await chunkIndexOf(ctx);
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
-    const { chunks } = await index.list({ kbIds: [kbId], docIds: [docId], includeGraph: true }, 'position', offset, pageSize);
+    const { chunks } = await index.list(
+      { kbIds: [kbId], docIds: [docId], includeGraph: true },
+      'position',
+      offset,
+      pageSize,
+    );
     for (const c of chunks) await index.update(c.id, { docnm_kwd: name });
     if (chunks.length < pageSize) return;
   }

@@ -12,7 +12,11 @@ import { usableKb } from './service.js';
 import type { KnowledgebaseTable } from './tables.js';
 
 /** Every listed KB when the user may use all of them; 109 otherwise. */
-export async function usableKbs(ctx: AppContext, user: UserTable, kbIds: string[]): Promise<KnowledgebaseTable[]> {
+export async function usableKbs(
+  ctx: AppContext,
+  user: UserTable,
+  kbIds: string[],
+): Promise<KnowledgebaseTable[]> {
   if (kbIds.length === 0) throw errors.noAuthorization();
   const scope = await accessScopeOf(ctx.db, user.id);
   const out: KnowledgebaseTable[] = [];

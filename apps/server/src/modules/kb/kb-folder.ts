@@ -13,7 +13,13 @@ export const KB_SOURCE_TYPE = 'knowledgebase';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
-function folderRow(tenantId: string, parentId: string, name: string, sourceType: string, id = newId()): FileTable {
+function folderRow(
+  tenantId: string,
+  parentId: string,
+  name: string,
+  sourceType: string,
+  id = newId(),
+): FileTable {
   return {
     id,
     parent_id: parentId,
@@ -80,10 +86,19 @@ export async function kbFolderOf(db: Q, tenantId: string, kbName: string): Promi
   return row;
 }
 
-export async function renameKbFolder(db: Q, tenantId: string, oldName: string, newName: string): Promise<void> {
+export async function renameKbFolder(
+  db: Q,
+  tenantId: string,
+  oldName: string,
+  newName: string,
+): Promise<void> {
   const found = await findKbFolder(db, tenantId, oldName);
   if (!found) return;
-  await db.updateTable('file').set({ name: newName, ...updateStamps() }).where('id', '=', found.id).execute();
+  await db
+    .updateTable('file')
+    .set({ name: newName, ...updateStamps() })
+    .where('id', '=', found.id)
+    .execute();
 }
 
 /** Removes the KB's folder and every entry under it (the documents' links go with their documents). */
@@ -109,13 +124,23 @@ export interface MirroredDoc {
 }
 
 /** Registers a document as a file in its KB folder, linked by a file2document row. */
-export async function addMirrorFile(db: Q, tenantId: string, kbName: string, doc: MirroredDoc): Promise<FileTable> {
+export async function addMirrorFile(
+  db: Q,
+  tenantId: string,
+  kbName: string,
+  doc: MirroredDoc,
+): Promise<FileTable> {
   const folder = await kbFolderOf(db, tenantId, kbName);
   return addMirrorEntry(db, tenantId, folder.id, doc);
 }
 
 /** As addMirrorFile, into a KB folder already looked up (uploads resolve it once per batch). */
-export async function addMirrorEntry(db: Q, tenantId: string, folderId: string, doc: MirroredDoc): Promise<FileTable> {
+export async function addMirrorEntry(
+  db: Q,
+  tenantId: string,
+  folderId: string,
+  doc: MirroredDoc,
+): Promise<FileTable> {
   const row: FileTable = {
     id: newId(),
     parent_id: folderId,
@@ -139,17 +164,29 @@ export async function addMirrorEntry(db: Q, tenantId: string, folderId: string, 
 /** Removes a document's file links, and the mirror entries among the linked files. */
 export async function removeDocLinks(db: Q, docIds: string[]): Promise<void> {
   if (docIds.length === 0) return;
-  const links = await db.selectFrom('file2document').select('file_id').where('document_id', 'in', docIds).execute();
+  const links = await db
+    .selectFrom('file2document')
+    .select('file_id')
+    .where('document_id', 'in', docIds)
+    .execute();
   const fileIds = links.map((l) => l.file_id);
   await db.deleteFrom('file2document').where('document_id', 'in', docIds).execute();
   if (fileIds.length > 0) {
-    await db.deleteFrom('file').where('id', 'in', fileIds).where('source_type', '=', KB_SOURCE_TYPE).execute();
+    await db
+      .deleteFrom('file')
+      .where('id', 'in', fileIds)
+      .where('source_type', '=', KB_SOURCE_TYPE)
+      .execute();
   }
 }
 
 /** Renames the mirror entries linked to a document. */
 export async function renameDocLinks(db: Q, docId: string, name: string): Promise<void> {
-  const links = await db.selectFrom('file2document').select('file_id').where('document_id', '=', docId).execute();
+  const links = await db
+    .selectFrom('file2document')
+    .select('file_id')
+    .where('document_id', '=', docId)
+    .execute();
   if (links.length === 0) return;
   await db
     .updateTable('file')

@@ -16,12 +16,14 @@ export interface ListQuery {
 function intParam(name: string, raw: unknown): number {
   if (raw === undefined || raw === null || raw === '') return 0;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new ApiError(RetCode.EXCEPTION_ERROR, `\`${name}\` must be an integer.`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new ApiError(RetCode.EXCEPTION_ERROR, `\`${name}\` must be an integer.`);
   return n;
 }
 
 export function listQueryOf(q: Record<string, unknown>, allowedOrder: readonly string[]): ListQuery {
-  const orderby = typeof q.orderby === 'string' && allowedOrder.includes(q.orderby) ? q.orderby : 'create_time';
+  const orderby =
+    typeof q.orderby === 'string' && allowedOrder.includes(q.orderby) ? q.orderby : 'create_time';
   return {
     page: intParam('page', q.page),
     pageSize: intParam('page_size', q.page_size),

@@ -6,7 +6,15 @@ import { asObject, forbidFields, validate } from '../../http/validate.js';
 import * as extras from './extras.js';
 import { listQueryOf } from './paging.js';
 import { presentKbDetail, presentKbListItem, presentKbRow } from './presenter.js';
-import { createKbBody, KB_FORBIDDEN_FIELDS, kbIdBody, listKbBody, renameTagBody, rmTagsBody, updateKbBody } from './schema.js';
+import {
+  createKbBody,
+  KB_FORBIDDEN_FIELDS,
+  kbIdBody,
+  listKbBody,
+  renameTagBody,
+  rmTagsBody,
+  updateKbBody,
+} from './schema.js';
 import * as kbs from './service.js';
 
 type Query = Record<string, unknown>;

@@ -32,7 +32,9 @@ export function checkKbName(name: unknown): string {
   if (typeof name !== 'string') throw errors.data('Dataset name must be string.');
   if (name.trim() === '') throw errors.data("Dataset name can't be empty.");
   if (utf8Bytes(name) > KB_NAME_LIMIT_BYTES) {
-    throw errors.data(`Dataset name length is ${[...name].length} which is large than ${KB_NAME_LIMIT_BYTES}`);
+    throw errors.data(
+      `Dataset name length is ${[...name].length} which is large than ${KB_NAME_LIMIT_BYTES}`,
+    );
   }
   return name.trim();
 }
@@ -66,7 +68,11 @@ async function tenantNames(ctx: AppContext, tenantId: string, exceptId?: string)
 
 export async function createKb(ctx: AppContext, user: UserTable, body: CreateKbBody): Promise<string> {
   const name = checkKbName(body.name);
-  const tenant = await ctx.db.kysely.selectFrom('tenant').selectAll().where('id', '=', user.id).executeTakeFirst();
+  const tenant = await ctx.db.kysely
+    .selectFrom('tenant')
+    .selectAll()
+    .where('id', '=', user.id)
+    .executeTakeFirst();
   if (!tenant) throw errors.data('Tenant not found.');
   const parserId = body.parser_id ?? 'naive';
   assertParserId(parserId);
@@ -127,12 +133,17 @@ async function ownKb(ctx: AppContext, user: UserTable, kbId: string): Promise<Kn
   return kb;
 }
 
-export async function updateKb(ctx: AppContext, user: UserTable, body: UpdateKbBody): Promise<KnowledgebaseTable> {
+export async function updateKb(
+  ctx: AppContext,
+  user: UserTable,
+  body: UpdateKbBody,
+): Promise<KnowledgebaseTable> {
   const name = checkKbName(body.name);
   const kb = await ownKb(ctx, user, body.kb_id);
   if (name.toLowerCase() !== kb.name.toLowerCase()) {
     const names = await tenantNames(ctx, kb.tenant_id, kb.id);
-    if (names.some((n) => n.toLowerCase() === name.toLowerCase())) throw errors.data('Duplicated dataset name.');
+    if (names.some((n) => n.toLowerCase() === name.toLowerCase()))
+      throw errors.data('Duplicated dataset name.');
   }
   if (body.embd_id !== undefined && body.embd_id !== kb.embd_id && kb.chunk_num > 0) {
     throw errors.data(`When chunk_num (${kb.chunk_num}) > 0, embedding_model must remain ${kb.embd_id}`);
@@ -140,7 +151,8 @@ export async function updateKb(ctx: AppContext, user: UserTable, body: UpdateKbB
   assertParserId(body.parser_id);
   let config = parseJson<Record<string, unknown>>(kb.parser_config, {});
   if (body.parser_config !== undefined) config = body.parser_config;
-  else if (body.parser_id !== kb.parser_id) config = mergeParserConfig(defaultParserConfig(body.parser_id), config);
+  else if (body.parser_id !== kb.parser_id)
+    config = mergeParserConfig(defaultParserConfig(body.parser_id), config);
   assertParserConfig(body.parser_id, config);
 
   const patch = {
@@ -173,7 +185,8 @@ export async function updateKb(ctx: AppContext, user: UserTable, body: UpdateKbB
 export async function kbDetail(ctx: AppContext, user: UserTable, kbId: string) {
   const kb = await findKb(ctx, kbId);
   const scope = await accessScopeOf(ctx.db, user.id);
-  if (!kb || !mayAccess(scope, kb)) throw errors.operating('Only owner of dataset authorized for this operation.');
+  if (!kb || !mayAccess(scope, kb))
+    throw errors.operating('Only owner of dataset authorized for this operation.');
   const sum = await ctx.db.kysely
     .selectFrom('document')
     .select((eb) => eb.fn.sum<number>('size').as('size'))
@@ -182,7 +195,15 @@ export async function kbDetail(ctx: AppContext, user: UserTable, kbId: string) {
   return { kb, size: Number(sum?.size ?? 0) };
 }
 
-const KB_ORDER = ['create_time', 'update_time', 'name', 'doc_num', 'chunk_num', 'token_num', 'permission'] as const;
+const KB_ORDER = [
+  'create_time',
+  'update_time',
+  'name',
+  'doc_num',
+  'chunk_num',
+  'token_num',
+  'permission',
+] as const;
 export const KB_ORDER_COLUMNS: readonly string[] = KB_ORDER;
 
 /** `kb/list`: the caller's KBs plus team-shared KBs of its teams; `owner_ids` narrows the tenants. */
@@ -202,7 +223,9 @@ export async function listKbs(
     .where((eb) =>
       eb.or([
         ...(tenants.includes(user.id) ? [eb('kb.tenant_id', '=', user.id)] : []),
-        ...(teams.length > 0 ? [eb.and([eb('kb.tenant_id', 'in', teams), eb('kb.permission', '=', 'team')])] : []),
+        ...(teams.length > 0
+          ? [eb.and([eb('kb.tenant_id', 'in', teams), eb('kb.permission', '=', 'team')])]
+          : []),
       ]),
     );
   if (q.keywords) base = base.where(sql<boolean>`lower(kb.name) like ${likePattern(q.keywords)} escape '\\'`);

@@ -12,7 +12,11 @@ export interface UploadFile {
   data: Buffer | string;
 }
 
-export async function createKb(server: TestServer, token: string, body: Record<string, unknown> = {}): Promise<string> {
+export async function createKb(
+  server: TestServer,
+  token: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
   const res = await call<{ kb_id: string }>(server, '/v1/kb/create', {
     token,
     body: { name: `kb-${Math.random().toString(36).slice(2, 8)}`, embd_id: '', ...body },
@@ -30,8 +34,13 @@ export async function upload(
 ) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
-  for (const f of files) form.append('file', new Blob([typeof f.data === 'string' ? Buffer.from(f.data) : f.data]), f.name);
-  const res = await fetch(`${server.url}${route}`, { method: 'POST', headers: { Authorization: token }, body: form });
+  for (const f of files)
+    form.append('file', new Blob([typeof f.data === 'string' ? Buffer.from(f.data) : f.data]), f.name);
+  const res = await fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: { Authorization: token },
+    body: form,
+  });
   const text = await res.text();
   let body: { code: number; message: string; data?: unknown };
   try {
@@ -53,7 +62,12 @@ export interface DocRow {
   [k: string]: unknown;
 }
 
-export async function uploadDocs(server: TestServer, token: string, kbId: string, files: UploadFile[]): Promise<DocRow[]> {
+export async function uploadDocs(
+  server: TestServer,
+  token: string,
+  kbId: string,
+  files: UploadFile[],
+): Promise<DocRow[]> {
   const res = await upload(server, token, { kb_id: kbId }, files);
   expect(res.body.message).toBe('success');
   return res.body.data as DocRow[];
@@ -65,24 +79,53 @@ export async function listDocs(server: TestServer, token: string, kbId: string):
 }
 
 /** Polls the documents until none is queued or running (run "1"), then returns them by id. */
-export async function waitSettled(server: TestServer, token: string, kbId: string, timeoutMs = 60_000): Promise<Map<string, DocRow>> {
+export async function waitSettled(
+  server: TestServer,
+  token: string,
+  kbId: string,
+  timeoutMs = 60_000,
+): Promise<Map<string, DocRow>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const docs = await listDocs(server, token, kbId);
     if (docs.every((d) => d.run !== '1')) return new Map(docs.map((d) => [d.id, d]));
-    if (Date.now() > deadline) throw new Error(`documents still running: ${docs.filter((d) => d.run === '1').map((d) => `${d.name}: ${d.progress_msg}`).join(' | ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `documents still running: ${docs
+          .filter((d) => d.run === '1')
+          .map((d) => `${d.name}: ${d.progress_msg}`)
+          .join(' | ')}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export async function runDocs(server: TestServer, token: string, docIds: string[], extra: Record<string, unknown> = {}) {
+export async function runDocs(
+  server: TestServer,
+  token: string,
+  docIds: string[],
+  extra: Record<string, unknown> = {},
+) {
   return call(server, '/v1/document/run', { token, body: { doc_ids: docIds, run: '1', ...extra } });
 }
 
 /** Makes `userId` a member of `tenantId`'s team with `role` (the team API belongs to another area). */
-export async function joinTeam(server: TestServer, userId: string, tenantId: string, role = 'normal'): Promise<void> {
+export async function joinTeam(
+  server: TestServer,
+  userId: string,
+  tenantId: string,
+  role = 'normal',
+): Promise<void> {
   await server.ctx.db.kysely
     .insertInto('user_tenant')
-    .values({ id: newId(), user_id: userId, tenant_id: tenantId, role, invited_by: tenantId, status: '1', ...creationStamps() })
+    .values({
+      id: newId(),
+      user_id: userId,
+      tenant_id: tenantId,
+      role,
+      invited_by: tenantId,
+      status: '1',
+      ...creationStamps(),
+    })
     .execute();
 }

@@ -1,7 +1,13 @@
 import { callableModelName, RetCode, type ModelType, type VerifyResult } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, errors } from '../../http/envelope.js';
-import { catalogueFactory, requiredCredentialFields, storedModelName, usesPackedCredentials, type CatalogueFactory } from '../../models/catalogue.js';
+import {
+  catalogueFactory,
+  requiredCredentialFields,
+  storedModelName,
+  usesPackedCredentials,
+  type CatalogueFactory,
+} from '../../models/catalogue.js';
 import { packCredentials, sealSecret, unpack } from '../../models/credentials.js';
 import { parseServiceAccount } from '../../models/adapters/vertex.js';
 import { probeGroup, probeModel } from '../../models/probe.js';
@@ -29,17 +35,25 @@ function missing(names: string[]): ApiError {
 }
 
 /** Provider credential fields: present where the catalogue requires them, within their options, decodable. */
-function checkCredentials(f: CatalogueFactory, type: ModelType | undefined, raw: Record<string, unknown>, apiKey: string): void {
+function checkCredentials(
+  f: CatalogueFactory,
+  type: ModelType | undefined,
+  raw: Record<string, unknown>,
+  apiKey: string,
+): void {
   const packed = apiKey.trim().startsWith('{') ? unpack(apiKey).credentials : {};
   const value = (name: string) => raw[name] ?? packed[name] ?? (name === 'api_key' ? apiKey : undefined);
-  const required = type ? requiredCredentialFields(f, type) : f.credentials.filter((c) => c.required && !c.required_for);
+  const required = type
+    ? requiredCredentialFields(f, type)
+    : f.credentials.filter((c) => c.required && !c.required_for);
   const absent = required.filter((c) => blank(value(c.name))).map((c) => c.name);
   if (absent.length > 0) throw missing(absent);
   for (const c of f.credentials) {
     const v = value(c.name);
     if (blank(v)) continue;
     if (typeof v !== 'string') throw errors.exception(`\`${c.name}\` must be a string.`);
-    if (c.options && !c.options.includes(v)) throw errors.argument(`required argument values: ${c.name}=${v}`);
+    if (c.options && !c.options.includes(v))
+      throw errors.argument(`required argument values: ${c.name}=${v}`);
     if (c.encoding === 'base64') {
       try {
         parseServiceAccount(v);
@@ -60,8 +74,17 @@ function checkBaseUrl(url: string, field: string): void {
   if (!ok) throw errors.exception(`\`${field}\` must be an http(s) URL.`);
 }
 
-function specFor(f: CatalogueFactory, storedName: string, type: ModelType, plainSecret: string, apiBase: string, maxTokens: number): ModelSpec {
-  const { apiKey, credentials } = usesPackedCredentials(f) ? unpack(plainSecret) : { apiKey: plainSecret, credentials: {} };
+function specFor(
+  f: CatalogueFactory,
+  storedName: string,
+  type: ModelType,
+  plainSecret: string,
+  apiBase: string,
+  maxTokens: number,
+): ModelSpec {
+  const { apiKey, credentials } = usesPackedCredentials(f)
+    ? unpack(plainSecret)
+    : { apiKey: plainSecret, credentials: {} };
   return {
     id: `${storedName}@${f.name}`,
     factory: f,
@@ -85,7 +108,12 @@ interface RowInput {
 }
 
 /** Inserts or updates the tenant's rows (one transaction); keeps used_tokens and the enable switch. */
-async function upsertRows(ctx: AppContext, tenantId: string, factory: string, rows: RowInput[]): Promise<void> {
+async function upsertRows(
+  ctx: AppContext,
+  tenantId: string,
+  factory: string,
+  rows: RowInput[],
+): Promise<void> {
   if (rows.length === 0) return;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     for (const r of rows) {
@@ -119,14 +147,25 @@ async function upsertRows(ctx: AppContext, tenantId: string, factory: string, ro
   });
 }
 
-function probeLine(f: CatalogueFactory, name: string, type: string, reason: string, withKey: boolean): string {
+function probeLine(
+  f: CatalogueFactory,
+  name: string,
+  type: string,
+  reason: string,
+  withKey: boolean,
+): string {
   const tail = withKey ? ' using this api key.' : '.';
   return type === 'embedding'
     ? `\nFail to access embedding model(${name})${tail}${reason}`
     : `\nFail to access model(${f.name}/${name})${tail}${reason}`;
 }
 
-export async function setApiKey(ctx: AppContext, tenantId: string, body: SetApiKeyBody, raw: Record<string, unknown>): Promise<true | VerifyResult> {
+export async function setApiKey(
+  ctx: AppContext,
+  tenantId: string,
+  body: SetApiKeyBody,
+  raw: Record<string, unknown>,
+): Promise<true | VerifyResult> {
   const f = allowedFactory(body.llm_factory);
   checkCredentials(f, undefined, raw, body.api_key);
   const baseUrl = body.base_url ?? '';
@@ -163,12 +202,23 @@ export async function setApiKey(ctx: AppContext, tenantId: string, body: SetApiK
     ctx,
     tenantId,
     f.name,
-    models.map((m) => ({ llm_name: m.llm_name, model_type: m.model_type, api_key: secret, api_base: baseUrl, max_tokens: m.max_tokens })),
+    models.map((m) => ({
+      llm_name: m.llm_name,
+      model_type: m.model_type,
+      api_key: secret,
+      api_base: baseUrl,
+      max_tokens: m.max_tokens,
+    })),
   );
   return true;
 }
 
-export async function addLlm(ctx: AppContext, tenantId: string, body: AddLlmBody, raw: Record<string, unknown>): Promise<true | VerifyResult> {
+export async function addLlm(
+  ctx: AppContext,
+  tenantId: string,
+  body: AddLlmBody,
+  raw: Record<string, unknown>,
+): Promise<true | VerifyResult> {
   const f = allowedFactory(body.llm_factory);
   const need: string[] = [];
   if (blank(body.model_type)) need.push('model_type');
@@ -177,7 +227,8 @@ export async function addLlm(ctx: AppContext, tenantId: string, body: AddLlmBody
   if (!f.local && !usesPackedCredentials(f) && blank(body.api_key)) need.push('api_key');
   if (need.length > 0) throw missing(need);
   const type = body.model_type as ModelType;
-  if (!f.model_types.includes(type)) throw errors.data(`LLM factory ${f.name} does not support ${type} models.`);
+  if (!f.model_types.includes(type))
+    throw errors.data(`LLM factory ${f.name} does not support ${type} models.`);
   const apiKey = blank(body.api_key) ? 'x' : (body.api_key as string);
   checkCredentials(f, type, raw, apiKey);
   const apiBase = body.api_base?.trim() ?? '';
@@ -197,6 +248,8 @@ export async function addLlm(ctx: AppContext, tenantId: string, body: AddLlmBody
   if (body.verify) return { message: msg, success: msg.trim().length === 0 };
   if (msg) throw errors.data(msg);
 
-  await upsertRows(ctx, tenantId, f.name, [{ llm_name: storedName, model_type: type, api_key: secret, api_base: apiBase, max_tokens: maxTokens }]);
+  await upsertRows(ctx, tenantId, f.name, [
+    { llm_name: storedName, model_type: type, api_key: secret, api_base: apiBase, max_tokens: maxTokens },
+  ]);
   return true;
 }

@@ -47,7 +47,12 @@ export function presentCustomModel(row: TenantLlmTable): LlmListItem {
 }
 
 export function presentMyLlm(row: TenantLlmTable, details: boolean): MyLlmItem {
-  const item: MyLlmItem = { type: row.model_type, name: row.llm_name, used_token: Number(row.used_tokens), status: row.status || '1' };
+  const item: MyLlmItem = {
+    type: row.model_type,
+    name: row.llm_name,
+    used_token: Number(row.used_tokens),
+    status: row.status || '1',
+  };
   if (details) {
     item.api_base = row.api_base || '';
     item.max_tokens = row.max_tokens || 8192;

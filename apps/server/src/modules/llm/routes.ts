@@ -5,7 +5,15 @@ import { ok } from '../../http/envelope.js';
 import { asObject, validate } from '../../http/validate.js';
 import { seedCatalogue } from '../../models/seed.js';
 import { addLlm, setApiKey } from './keys.js';
-import { addLlmBody, enableLlmBody, factoryBody, listQuery, llmRefBody, myLlmsQuery, setApiKeyBody } from './schema.js';
+import {
+  addLlmBody,
+  enableLlmBody,
+  factoryBody,
+  listQuery,
+  llmRefBody,
+  myLlmsQuery,
+  setApiKeyBody,
+} from './schema.js';
 import * as llms from './service.js';
 
 /** /v1/llm (API.md §4). The caller's own tenant (id = user id) owns every tenant_llm row it touches. */
@@ -21,7 +29,9 @@ export async function llmRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   app.get('/v1/llm/my_llms', async (req) => {
     const q = validate(myLlmsQuery, req.query);
-    return ok(await llms.myLlms(ctx, authOf(req).user.id, (q.include_details ?? 'false').toLowerCase() === 'true'));
+    return ok(
+      await llms.myLlms(ctx, authOf(req).user.id, (q.include_details ?? 'false').toLowerCase() === 'true'),
+    );
   });
 
   app.post('/v1/llm/set_api_key', async (req) => {

@@ -9,7 +9,12 @@ import { presentCatalogueModel, presentCustomModel, presentFactory, presentMyLlm
 /** Reads and simple writes of /v1/llm (API.md §4). Every query is scoped to the caller's tenant. */
 
 export async function listFactories(ctx: AppContext): Promise<FactoryInfo[]> {
-  const rows = await ctx.db.kysely.selectFrom('llm_factories').selectAll().orderBy('rank', 'desc').orderBy('name').execute();
+  const rows = await ctx.db.kysely
+    .selectFrom('llm_factories')
+    .selectAll()
+    .orderBy('rank', 'desc')
+    .orderBy('name')
+    .execute();
   const out: FactoryInfo[] = [];
   for (const row of rows) {
     const f = catalogueFactory(row.name);
@@ -20,20 +25,31 @@ export async function listFactories(ctx: AppContext): Promise<FactoryInfo[]> {
 }
 
 function tenantRows(ctx: AppContext, tenantId: string): Promise<TenantLlmTable[]> {
-  return ctx.db.kysely.selectFrom('tenant_llm').selectAll().where('tenant_id', '=', tenantId).orderBy('create_time').orderBy('llm_name').execute();
+  return ctx.db.kysely
+    .selectFrom('tenant_llm')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('create_time')
+    .orderBy('llm_name')
+    .execute();
 }
 
 /**
  * `{<factory>: [model]}`: the catalogue models the tenant configured, every Builtin model, and the
  * tenant's own custom models; `model_type` filters by substring.
  */
-export async function listModels(ctx: AppContext, tenantId: string, modelType: string | undefined): Promise<Record<string, LlmListItem[]>> {
+export async function listModels(
+  ctx: AppContext,
+  tenantId: string,
+  modelType: string | undefined,
+): Promise<Record<string, LlmListItem[]>> {
   const rows = await tenantRows(ctx, tenantId);
   const catalogue = await ctx.db.kysely.selectFrom('llm').selectAll().where('status', '=', '1').execute();
   const byKey = new Map(catalogue.map((m) => [`${m.fid}\u0000${m.llm_name}`, m]));
   const items: LlmListItem[] = [];
   for (const m of catalogue) {
-    if (m.fid === BUILTIN_FACTORY) items.push(presentCatalogueModel(m, builtinMaybeAvailable(ctx.config, m.llm_name)));
+    if (m.fid === BUILTIN_FACTORY)
+      items.push(presentCatalogueModel(m, builtinMaybeAvailable(ctx.config, m.llm_name)));
   }
   for (const row of rows) {
     const m = byKey.get(`${row.llm_factory}\u0000${row.llm_name}`);
@@ -59,7 +75,12 @@ export async function myLlms(ctx: AppContext, tenantId: string, details: boolean
   return res;
 }
 
-export async function deleteLlm(ctx: AppContext, tenantId: string, factory: string, llmName: string): Promise<void> {
+export async function deleteLlm(
+  ctx: AppContext,
+  tenantId: string,
+  factory: string,
+  llmName: string,
+): Promise<void> {
   await ctx.db.kysely
     .deleteFrom('tenant_llm')
     .where('tenant_id', '=', tenantId)
@@ -68,7 +89,13 @@ export async function deleteLlm(ctx: AppContext, tenantId: string, factory: stri
     .execute();
 }
 
-export async function enableLlm(ctx: AppContext, tenantId: string, factory: string, llmName: string, status: string): Promise<void> {
+export async function enableLlm(
+  ctx: AppContext,
+  tenantId: string,
+  factory: string,
+  llmName: string,
+  status: string,
+): Promise<void> {
   await ctx.db.kysely
     .updateTable('tenant_llm')
     .set({ status, ...updateStamps() })
@@ -79,5 +106,9 @@ export async function enableLlm(ctx: AppContext, tenantId: string, factory: stri
 }
 
 export async function deleteFactory(ctx: AppContext, tenantId: string, factory: string): Promise<void> {
-  await ctx.db.kysely.deleteFrom('tenant_llm').where('tenant_id', '=', tenantId).where('llm_factory', '=', factory).execute();
+  await ctx.db.kysely
+    .deleteFrom('tenant_llm')
+    .where('tenant_id', '=', tenantId)
+    .where('llm_factory', '=', factory)
+    .execute();
 }

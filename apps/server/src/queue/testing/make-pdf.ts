@@ -71,7 +71,11 @@ export function makePdf(pages: string[][], opts: PdfOptions = {}): Buffer {
   const stream = (num: number, content: string) => {
     const k = objKey(num);
     const data = k ? rc4(k, Buffer.from(content, 'latin1')) : Buffer.from(content, 'latin1');
-    return Buffer.concat([Buffer.from(`<< /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+    return Buffer.concat([
+      Buffer.from(`<< /Length ${data.length} >>\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
   };
 
   add('<< /Type /Catalog /Pages 2 0 R >>');
@@ -83,10 +87,15 @@ export function makePdf(pages: string[][], opts: PdfOptions = {}): Buffer {
     const text = lines.map((l) => `(${escapeText(l)}) Tj T*`).join('\n');
     add(stream(contentNum, `BT /F1 ${size} Tf ${size + 3} TL 72 740 Td\n${text}\nET`));
     kids.push(
-      add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentNum} 0 R >>`),
+      add(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentNum} 0 R >>`,
+      ),
     );
   }
-  objects[1] = Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`, 'latin1');
+  objects[1] = Buffer.from(
+    `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`,
+    'latin1',
+  );
   const encryptNum = key ? add(encryptDict) : 0;
 
   const chunks: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
@@ -94,11 +103,18 @@ export function makePdf(pages: string[][], opts: PdfOptions = {}): Buffer {
   let length = chunks[0].length;
   objects.forEach((body, i) => {
     offsets.push(length);
-    const obj = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), body, Buffer.from('\nendobj\n', 'latin1')]);
+    const obj = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`, 'latin1'),
+      body,
+      Buffer.from('\nendobj\n', 'latin1'),
+    ]);
     chunks.push(obj);
     length += obj.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ].join('');
   const id = fileId.toString('hex');
   const trailer =
     `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /ID [<${id}> <${id}>]${encryptNum ? ` /Encrypt ${encryptNum} 0 R` : ''} >>\n` +
@@ -110,8 +126,26 @@ export function makePdf(pages: string[][], opts: PdfOptions = {}): Buffer {
 /** `n` pages of ordinary English prose, `linesPerPage` lines each; the middle line says `<seed> page <n> marker line.` */
 export function textPages(n: number, linesPerPage = 40, seed = 'Lectern'): string[][] {
   const words = [
-    'retrieval', 'document', 'parsing', 'chunk', 'index', 'knowledge', 'answer', 'question', 'model', 'vector',
-    'table', 'figure', 'section', 'page', 'reader', 'search', 'token', 'budget', 'layout', 'column',
+    'retrieval',
+    'document',
+    'parsing',
+    'chunk',
+    'index',
+    'knowledge',
+    'answer',
+    'question',
+    'model',
+    'vector',
+    'table',
+    'figure',
+    'section',
+    'page',
+    'reader',
+    'search',
+    'token',
+    'budget',
+    'layout',
+    'column',
   ];
   const pages: string[][] = [];
   let k = seed.length;

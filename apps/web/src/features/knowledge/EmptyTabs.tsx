@@ -7,13 +7,21 @@ import { ComingSoon } from '../../components/ComingSoon';
 export function FilesTab() {
   const { t } = useTranslation();
   return (
-    <ComingSoon icon={<FolderOpenOutlined />} title={t('knowledge.filesTitle')} description={t('knowledge.filesDescription')} />
+    <ComingSoon
+      icon={<FolderOpenOutlined />}
+      title={t('knowledge.filesTitle')}
+      description={t('knowledge.filesDescription')}
+    />
   );
 }
 
 export function GraphTab() {
   const { t } = useTranslation();
   return (
-    <ComingSoon icon={<ApartmentOutlined />} title={t('knowledge.graphTitle')} description={t('knowledge.graphDescription')} />
+    <ComingSoon
+      icon={<ApartmentOutlined />}
+      title={t('knowledge.graphTitle')}
+      description={t('knowledge.graphDescription')}
+    />
   );
 }

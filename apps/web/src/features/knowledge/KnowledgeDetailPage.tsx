@@ -83,9 +83,15 @@ export default function KnowledgeDetailPage() {
             {kb.name}
           </Typography.Title>
           <Typography.Text type="secondary">
-            {t('knowledge.detailSummary', { docs: kb.doc_num, chunks: kb.chunk_num, size: formatBytes(kb.size ?? 0) })}
+            {t('knowledge.detailSummary', {
+              docs: kb.doc_num,
+              chunks: kb.chunk_num,
+              size: formatBytes(kb.size ?? 0),
+            })}
           </Typography.Text>
-          {kb.description && <Typography.Paragraph style={{ margin: '4px 0 0' }}>{kb.description}</Typography.Paragraph>}
+          {kb.description && (
+            <Typography.Paragraph style={{ margin: '4px 0 0' }}>{kb.description}</Typography.Paragraph>
+          )}
         </div>
       </Space>
       <Tabs

@@ -2,7 +2,11 @@ import { AVATAR_MAX_SIDE_PX } from '@lectern/shared';
 import { readAsDataUrl } from '../../lib/read-file';
 
 /** Target size of a picture whose longest side is at most `max` (never enlarged). */
-export function fitWithin(width: number, height: number, max: number = AVATAR_MAX_SIDE_PX): { width: number; height: number } {
+export function fitWithin(
+  width: number,
+  height: number,
+  max: number = AVATAR_MAX_SIDE_PX,
+): { width: number; height: number } {
   const scale = Math.min(1, max / Math.max(width, height, 1));
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }

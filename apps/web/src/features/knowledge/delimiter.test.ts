@@ -12,6 +12,7 @@ describe('delimiter text box', () => {
   it('reads escapes back and round-trips any value', () => {
     expect(readDelimiter('\\n')).toBe('\n');
     expect(readDelimiter('\\n`##`')).toBe('\n`##`');
-    for (const v of ['\n', 'a\\nb', '\\', '\r\n\t;', '`---`']) expect(readDelimiter(showDelimiter(v))).toBe(v);
+    for (const v of ['\n', 'a\\nb', '\\', '\r\n\t;', '`---`'])
+      expect(readDelimiter(showDelimiter(v))).toBe(v);
   });
 });

@@ -4,9 +4,15 @@
  */
 
 export function showDelimiter(value: string | undefined | null): string {
-  return (value ?? '').replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t').replace(/\r/g, '\\r');
+  return (value ?? '')
+    .replace(/\\/g, '\\\\')
+    .replace(/\n/g, '\\n')
+    .replace(/\t/g, '\\t')
+    .replace(/\r/g, '\\r');
 }
 
 export function readDelimiter(text: string): string {
-  return text.replace(/\\(\\|n|t|r)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : '\\'));
+  return text.replace(/\\(\\|n|t|r)/g, (_, c: string) =>
+    c === 'n' ? '\n' : c === 't' ? '\t' : c === 'r' ? '\r' : '\\',
+  );
 }

@@ -40,7 +40,12 @@ const kb: KbDetail = {
   token_num: 0,
   chunk_num: 0,
   parser_id: 'naive',
-  parser_config: { chunk_token_num: 256, llm_id: 'chat@X', pages: [[1, 5]], raptor: { use_raptor: true, prompt: 'p' } },
+  parser_config: {
+    chunk_token_num: 256,
+    llm_id: 'chat@X',
+    pages: [[1, 5]],
+    raptor: { use_raptor: true, prompt: 'p' },
+  },
   pagerank: 0,
   create_time: 0,
   update_time: 0,
@@ -54,7 +59,12 @@ describe('configuration form', () => {
     expect(values.parser_config.delimiter).toBe('\n');
     expect(values.parser_config.task_page_size).toBe(12);
     expect(values.parser_config.pages).toEqual([{ from: 1, to: 5 }]);
-    expect(values.parser_config.raptor).toMatchObject({ use_raptor: true, prompt: 'p', max_token: 256, max_cluster: 64 });
+    expect(values.parser_config.raptor).toMatchObject({
+      use_raptor: true,
+      prompt: 'p',
+      max_token: 256,
+      max_cluster: 64,
+    });
   });
 
   it('sends only allowed fields, keeps hidden config keys and drops empty page lists', () => {
@@ -63,7 +73,17 @@ describe('configuration form', () => {
     values.parser_config.pages = [];
     const body = toUpdateBody(kb, values);
     expect(Object.keys(body).sort()).toEqual(
-      ['avatar', 'description', 'kb_id', 'language', 'name', 'pagerank', 'parser_config', 'parser_id', 'permission'].sort(),
+      [
+        'avatar',
+        'description',
+        'kb_id',
+        'language',
+        'name',
+        'pagerank',
+        'parser_config',
+        'parser_id',
+        'permission',
+      ].sort(),
     );
     expect(body.name).toBe('Handbooks');
     expect(body.parser_config?.llm_id).toBe('chat@X');
@@ -101,7 +121,10 @@ describe('small helpers', () => {
   });
 
   it('pages the knowledge-base list until every row is loaded', () => {
-    const page = (n: number, total: number) => ({ kbs: Array.from({ length: n }, () => ({}) as never), total });
+    const page = (n: number, total: number) => ({
+      kbs: Array.from({ length: n }, () => ({}) as never),
+      total,
+    });
     expect(nextKbPage([page(30, 65)])).toBe(2);
     expect(nextKbPage([page(30, 65), page(30, 65)])).toBe(3);
     expect(nextKbPage([page(30, 65), page(30, 65), page(5, 65)])).toBeUndefined();

@@ -1,9 +1,7 @@
 /** The metadata editor's check (API.md §6 set_meta): a JSON object whose values are strings, numbers or lists of those. */
 
 export type MetaProblem =
-  | { kind: 'syntax'; detail: string }
-  | { kind: 'notObject' }
-  | { kind: 'badValue'; key: string };
+  { kind: 'syntax'; detail: string } | { kind: 'notObject' } | { kind: 'badValue'; key: string };
 
 const scalar = (v: unknown) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 

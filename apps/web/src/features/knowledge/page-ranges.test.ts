@@ -22,8 +22,24 @@ describe('page ranges (SPEC §5)', () => {
       { from: 4, to: 8 },
     ];
     expect(toProblem(ranges, 1)).toBe('toNotAfterPrevious');
-    expect(toProblem([{ from: 1, to: 10 }, { from: 4, to: 10 }], 1)).toBe('toNotAfterPrevious');
-    expect(toProblem([{ from: 1, to: 10 }, { from: 12, to: 20 }], 1)).toBeNull();
+    expect(
+      toProblem(
+        [
+          { from: 1, to: 10 },
+          { from: 4, to: 10 },
+        ],
+        1,
+      ),
+    ).toBe('toNotAfterPrevious');
+    expect(
+      toProblem(
+        [
+          { from: 1, to: 10 },
+          { from: 12, to: 20 },
+        ],
+        1,
+      ),
+    ).toBeNull();
   });
 
   it('counts pages from 1', () => {
@@ -32,13 +48,28 @@ describe('page ranges (SPEC §5)', () => {
 
   it('reports the first problem of a list in order', () => {
     expect(firstPageRangeProblem([])).toBeNull();
-    expect(firstPageRangeProblem([{ from: 1, to: 5 }, { from: 6, to: 9 }])).toBeNull();
+    expect(
+      firstPageRangeProblem([
+        { from: 1, to: 5 },
+        { from: 6, to: 9 },
+      ]),
+    ).toBeNull();
     expect(firstPageRangeProblem([{ from: 1, to: 5 }, { to: 9 }])).toBe('fromRequired');
-    expect(firstPageRangeProblem([{ from: 1, to: 5 }, { from: 2, to: 4 }])).toBe('toNotAfterPrevious');
+    expect(
+      firstPageRangeProblem([
+        { from: 1, to: 5 },
+        { from: 2, to: 4 },
+      ]),
+    ).toBe('toNotAfterPrevious');
   });
 
   it('converts between form rows and the stored [[from, to]] value', () => {
-    expect(toPages([{ from: 1, to: 5 }, { from: 7, to: 9 }])).toEqual([
+    expect(
+      toPages([
+        { from: 1, to: 5 },
+        { from: 7, to: 9 },
+      ]),
+    ).toEqual([
       [1, 5],
       [7, 9],
     ]);

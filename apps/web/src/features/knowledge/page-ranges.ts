@@ -8,12 +8,16 @@ export interface PageRange {
   to?: number | null;
 }
 
-export type PageRangeProblem = 'fromRequired' | 'toRequired' | 'fromTooSmall' | 'toNotAfterFrom' | 'toNotAfterPrevious';
+export type PageRangeProblem =
+  'fromRequired' | 'toRequired' | 'fromTooSmall' | 'toNotAfterFrom' | 'toNotAfterPrevious';
 
 const present = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** The start page's problem in range `index`, if any. */
-export function fromProblem(ranges: readonly (PageRange | undefined)[], index: number): PageRangeProblem | null {
+export function fromProblem(
+  ranges: readonly (PageRange | undefined)[],
+  index: number,
+): PageRangeProblem | null {
   const from = ranges[index]?.from;
   if (!present(from)) return 'fromRequired';
   if (from < 1) return 'fromTooSmall';
@@ -21,7 +25,10 @@ export function fromProblem(ranges: readonly (PageRange | undefined)[], index: n
 }
 
 /** The end page's problem in range `index`, if any. */
-export function toProblem(ranges: readonly (PageRange | undefined)[], index: number): PageRangeProblem | null {
+export function toProblem(
+  ranges: readonly (PageRange | undefined)[],
+  index: number,
+): PageRangeProblem | null {
   const range = ranges[index];
   if (!present(range?.to)) return 'toRequired';
   if (present(range.from) && range.to <= range.from) return 'toNotAfterFrom';
@@ -41,9 +48,11 @@ export function firstPageRangeProblem(ranges: readonly (PageRange | undefined)[]
 
 /** Form rows → the stored `pages` value. */
 export function toPages(ranges: readonly (PageRange | undefined)[] | undefined): Array<[number, number]> {
-  return (ranges ?? []).filter((r): r is Required<PageRange> & { from: number; to: number } =>
-    Boolean(r && present(r.from) && present(r.to)),
-  ).map((r) => [r.from, r.to]);
+  return (ranges ?? [])
+    .filter((r): r is Required<PageRange> & { from: number; to: number } =>
+      Boolean(r && present(r.from) && present(r.to)),
+    )
+    .map((r) => [r.from, r.to]);
 }
 
 /** The stored `pages` value → form rows (objects `{from, to}` are read too). */

@@ -3,7 +3,14 @@ import { formatDuration, lastLogLine, progressLog, progressPercent, runKey } fro
 
 describe('parsing progress', () => {
   it('names the run status codes of SPEC §4', () => {
-    expect(['0', '1', '2', '3', '4', '5'].map(runKey)).toEqual(['unstart', 'running', 'cancel', 'done', 'fail', 'schedule']);
+    expect(['0', '1', '2', '3', '4', '5'].map(runKey)).toEqual([
+      'unstart',
+      'running',
+      'cancel',
+      'done',
+      'fail',
+      'schedule',
+    ]);
     expect(runKey('9')).toBe('unstart');
   });
 
@@ -17,7 +24,8 @@ describe('parsing progress', () => {
   });
 
   it('splits the timestamped log and marks errors', () => {
-    const msg = '10:00:01 Page(1~12): Start to parse.\n\n10:00:03 Page(1~12): Finish parsing.\n10:00:04 [ERROR] boom\nTask is queued...';
+    const msg =
+      '10:00:01 Page(1~12): Start to parse.\n\n10:00:03 Page(1~12): Finish parsing.\n10:00:04 [ERROR] boom\nTask is queued...';
     expect(progressLog(msg)).toEqual([
       { time: '10:00:01', text: 'Page(1~12): Start to parse.', error: false },
       { time: '10:00:03', text: 'Page(1~12): Finish parsing.', error: false },

@@ -35,7 +35,10 @@ describe('upload limits (SPEC §9)', () => {
   });
 
   it('honours configured limits', () => {
-    const check = checkBatch([file('a.pdf', 11), file('b.pdf', 5)], { maxFileBytes: 10, maxFilesPerBatch: 1 });
+    const check = checkBatch([file('a.pdf', 11), file('b.pdf', 5)], {
+      maxFileBytes: 10,
+      maxFilesPerBatch: 1,
+    });
     expect(check.rejected.map((r) => r.problem)).toEqual(['tooLarge']);
     expect(check.tooMany).toBe(false);
   });

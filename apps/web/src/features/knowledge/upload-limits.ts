@@ -25,7 +25,10 @@ export function extensionOf(name: string): string {
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
-export function fileProblem(file: FileLike, maxBytes: number = UPLOAD_LIMITS.maxFileBytes): FileProblem | null {
+export function fileProblem(
+  file: FileLike,
+  maxBytes: number = UPLOAD_LIMITS.maxFileBytes,
+): FileProblem | null {
   if (!ALLOWED.has(extensionOf(file.name))) return 'badExtension';
   if (file.size > maxBytes) return 'tooLarge';
   return null;

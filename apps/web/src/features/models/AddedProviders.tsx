@@ -1,4 +1,17 @@
-import { Button, Card, Empty, Flex, Popconfirm, Skeleton, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Empty,
+  Flex,
+  Popconfirm,
+  Skeleton,
+  Space,
+  Switch,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { DeleteOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { FactoryInfo } from '@lectern/shared';
@@ -92,7 +105,9 @@ function ProviderCard({
         size="small"
         rowKey="name"
         dataSource={provider.models}
-        pagination={provider.models.length > 6 ? { pageSize: 6, size: 'small', hideOnSinglePage: true } : false}
+        pagination={
+          provider.models.length > 6 ? { pageSize: 6, size: 'small', hideOnSinglePage: true } : false
+        }
         columns={[
           {
             title: t('models.model'),
@@ -103,7 +118,11 @@ function ProviderCard({
                   {displayModelName(name)}
                 </Typography.Text>
                 {row.apiBase && (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }} ellipsis={{ tooltip: row.apiBase }}>
+                  <Typography.Text
+                    type="secondary"
+                    style={{ fontSize: 12 }}
+                    ellipsis={{ tooltip: row.apiBase }}
+                  >
                     {row.apiBase}
                   </Typography.Text>
                 )}
@@ -145,7 +164,10 @@ function ProviderCard({
                       checked={row.enabled}
                       aria-label={t('models.enableModel', { name: shown })}
                       onChange={async (on) =>
-                        report(await enable.mutateAsync({ ...ref, status: on ? '1' : '0' }), 'message.operated')
+                        report(
+                          await enable.mutateAsync({ ...ref, status: on ? '1' : '0' }),
+                          'message.operated',
+                        )
                       }
                     />
                   </Tooltip>

@@ -18,7 +18,13 @@ import {
  * each chosen from the tenant's available models of that type and saved with set_tenant_info.
  */
 
-function ModelSelect({ field, current }: { field: (typeof DEFAULT_MODEL_FIELDS)[number]; current: string | null }) {
+function ModelSelect({
+  field,
+  current,
+}: {
+  field: (typeof DEFAULT_MODEL_FIELDS)[number];
+  current: string | null;
+}) {
   const { t } = useTranslation();
   const list = useModelList(field.type);
   const options = useMemo(() => modelOptions(list.data, current), [list.data, current]);

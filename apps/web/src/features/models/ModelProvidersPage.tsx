@@ -25,7 +25,8 @@ export default function ModelProvidersPage() {
   const byName = useMemo(() => new Map((factories.data ?? []).map((f) => [f.name, f])), [factories.data]);
   const added = useMemo(() => addedProviders(my.data, factories.data ?? []), [my.data, factories.data]);
   const addedNames = useMemo(() => new Set(added.map((p) => p.name)), [added]);
-  const open = (factory: FactoryInfo, mode: DialogMode, type?: ModelType) => setDialog({ factory, mode, type });
+  const open = (factory: FactoryInfo, mode: DialogMode, type?: ModelType) =>
+    setDialog({ factory, mode, type });
 
   const failed = factories.isError || my.isError;
 

@@ -124,7 +124,11 @@ export function ProviderDialog({ factory, mode, modelType, onClose }: ProviderDi
       )}
       footer={(_, { OkBtn, CancelBtn }) => (
         <Space>
-          <Button icon={<SafetyCertificateOutlined />} loading={verify.isPending} onClick={() => void runVerify()}>
+          <Button
+            icon={<SafetyCertificateOutlined />}
+            loading={verify.isPending}
+            onClick={() => void runVerify()}
+          >
             {t('models.verify')}
           </Button>
           <CancelBtn />
@@ -133,7 +137,9 @@ export function ProviderDialog({ factory, mode, modelType, onClose }: ProviderDi
       )}
     >
       {mode === 'apiKey' && (
-        <Typography.Paragraph type="secondary">{t('models.apiKeyApplies', { name: factory.name })}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          {t('models.apiKeyApplies', { name: factory.name })}
+        </Typography.Paragraph>
       )}
       <ProviderFields fields={fields} />
       {outcome?.kind === 'verified' && (

@@ -30,7 +30,12 @@ function factory(name: string, over: Partial<FactoryInfo>): FactoryInfo {
     ...over,
   };
 }
-const key = (required = true): CredentialField => ({ name: 'api_key', label: 'API key', required, secret: true });
+const key = (required = true): CredentialField => ({
+  name: 'api_key',
+  label: 'API key',
+  required,
+  secret: true,
+});
 
 const openai = factory('OpenAI', {
   model_types: ['chat', 'embedding', 'image2text', 'speech2text', 'tts'],
@@ -57,17 +62,29 @@ const google = factory('Google Cloud', {
   credential_fields: [
     { name: 'google_project_id', label: 'Project ID', required: true, secret: false },
     { name: 'google_region', label: 'Region', required: true, secret: false, placeholder: 'us-central1' },
-    { name: 'google_service_account_key', label: 'Service account key', required: true, secret: true, encoding: 'base64' },
+    {
+      name: 'google_service_account_key',
+      label: 'Service account key',
+      required: true,
+      secret: true,
+      encoding: 'base64',
+    },
   ],
 });
 const azure = factory('Azure-OpenAI', {
   model_types: ['chat', 'embedding', 'image2text'],
   base_url_required: true,
-  credential_fields: [key(), { name: 'api_version', label: 'API version', required: true, secret: false, placeholder: '2024-10-21' }],
+  credential_fields: [
+    key(),
+    { name: 'api_version', label: 'API version', required: true, secret: false, placeholder: '2024-10-21' },
+  ],
 });
 const openrouter = factory('OpenRouter', {
   default_base_url: 'https://openrouter.ai/api/v1',
-  credential_fields: [key(), { name: 'provider_order', label: 'Provider order', required: false, secret: false }],
+  credential_fields: [
+    key(),
+    { name: 'provider_order', label: 'Provider order', required: false, secret: false },
+  ],
 });
 const volc = factory('VolcEngine', {
   model_types: ['chat', 'embedding'],
@@ -106,7 +123,13 @@ describe('add-model fields from credential_fields', () => {
 
   it('a cloud provider keeps its key required and offers its default base url as a hint', () => {
     const fields = addModelFields(openai, 'chat');
-    expect(shape(fields)).toEqual(['model_type:modelType*', 'llm_name:text*', 'api_base:url', 'api_key:secret*', 'max_tokens:number*']);
+    expect(shape(fields)).toEqual([
+      'model_type:modelType*',
+      'llm_name:text*',
+      'api_base:url',
+      'api_key:secret*',
+      'max_tokens:number*',
+    ]);
     expect(fields.find((f) => f.name === 'api_base')?.placeholder).toBe('https://api.openai.com/v1');
   });
 
@@ -156,7 +179,8 @@ describe('add-model fields from credential_fields', () => {
   });
 
   it('a credential required only for some model types follows the chosen type', () => {
-    const required = (type: ModelType) => addModelFields(volc, type).find((f) => f.name === 'endpoint_id')?.required;
+    const required = (type: ModelType) =>
+      addModelFields(volc, type).find((f) => f.name === 'endpoint_id')?.required;
     expect(required('chat')).toBe(true);
     expect(required('embedding')).toBe(false);
   });
@@ -171,10 +195,23 @@ describe('add-model fields from credential_fields', () => {
 describe('api-key fields', () => {
   it('the key (and optional extras) plus an optional base url with the default as hint', () => {
     expect(shape(apiKeyFields(openai))).toEqual(['api_key:secret*', 'base_url:url']);
-    expect(shape(apiKeyFields(openrouter))).toEqual(['api_key:secret*', 'provider_order:text', 'base_url:url']);
+    expect(shape(apiKeyFields(openrouter))).toEqual([
+      'api_key:secret*',
+      'provider_order:text',
+      'base_url:url',
+    ]);
     // Type-specific credentials are not asked for when one key covers every model.
     const typed = factory('Typed', {
-      credential_fields: [key(), { name: 'deployment', label: 'Deployment', required: true, secret: false, required_for: ['embedding'] }],
+      credential_fields: [
+        key(),
+        {
+          name: 'deployment',
+          label: 'Deployment',
+          required: true,
+          secret: false,
+          required_for: ['embedding'],
+        },
+      ],
     });
     expect(shape(apiKeyFields(typed))).toEqual(['api_key:secret*', 'deployment:text']);
   });
@@ -190,11 +227,23 @@ describe('validation (SPEC §5)', () => {
       llm_name: 'required',
       api_base: 'required',
     });
-    expect(validateForm(fields, { model_type: 'chat', llm_name: '  ', api_base: 'http://127.0.0.1:9/v1', max_tokens: 1 })).toEqual({
+    expect(
+      validateForm(fields, {
+        model_type: 'chat',
+        llm_name: '  ',
+        api_base: 'http://127.0.0.1:9/v1',
+        max_tokens: 1,
+      }),
+    ).toEqual({
       llm_name: 'required',
     });
     expect(
-      validateForm(fields, { model_type: 'chat', llm_name: 'm', api_base: 'http://127.0.0.1:9/v1', max_tokens: 4096 }),
+      validateForm(fields, {
+        model_type: 'chat',
+        llm_name: 'm',
+        api_base: 'http://127.0.0.1:9/v1',
+        max_tokens: 4096,
+      }),
     ).toEqual({});
   });
 
@@ -222,7 +271,9 @@ describe('validation (SPEC §5)', () => {
 
   it('accepts only a base64 JSON service-account key with client_email and private_key', () => {
     const field = addModelFields(google, 'chat').find((f) => f.kind === 'base64') as FormField;
-    const good = toBase64(JSON.stringify({ client_email: 'bot@p.iam.gserviceaccount.com', private_key: '-----BEGIN…' }));
+    const good = toBase64(
+      JSON.stringify({ client_email: 'bot@p.iam.gserviceaccount.com', private_key: '-----BEGIN…' }),
+    );
     expect(isServiceAccountKey(good)).toBe(true);
     expect(validateField(field, good)).toBeNull();
     expect(validateField(field, 'not-base64-json')).toBe('base64Json');
@@ -282,7 +333,10 @@ describe('request bodies', () => {
 
   it('set_api_key always carries api_key and leaves a blank base url out', () => {
     const fields = apiKeyFields(openai);
-    expect(setApiKeyBody(openai, fields, { api_key: ' sk-1 ', base_url: '' })).toEqual({ llm_factory: 'OpenAI', api_key: 'sk-1' });
+    expect(setApiKeyBody(openai, fields, { api_key: ' sk-1 ', base_url: '' })).toEqual({
+      llm_factory: 'OpenAI',
+      api_key: 'sk-1',
+    });
     expect(setApiKeyBody(openai, fields, { api_key: 'sk-1', base_url: 'https://proxy/v1' })).toEqual({
       llm_factory: 'OpenAI',
       api_key: 'sk-1',

@@ -52,7 +52,13 @@ function showsBaseUrl(f: FactoryInfo): boolean {
 }
 
 function credentialField(c: CredentialField, required: boolean, local: boolean): FormField {
-  const kind: FieldKind = c.options?.length ? 'select' : c.encoding === 'base64' ? 'base64' : c.secret ? 'secret' : 'text';
+  const kind: FieldKind = c.options?.length
+    ? 'select'
+    : c.encoding === 'base64'
+      ? 'base64'
+      : c.secret
+        ? 'secret'
+        : 'text';
   return {
     name: c.name,
     kind,
@@ -87,7 +93,8 @@ export function addModelFields(f: FactoryInfo, modelType: ModelType | undefined)
     fields.push({ name: 'api_key', kind: 'secret', required: !f.local, label: 'API key' });
   }
   for (const c of f.credential_fields) {
-    const required = c.required && (!c.required_for || (modelType !== undefined && c.required_for.includes(modelType)));
+    const required =
+      c.required && (!c.required_for || (modelType !== undefined && c.required_for.includes(modelType)));
     fields.push(credentialField(c, required, f.local));
   }
   fields.push({ name: 'max_tokens', kind: 'number', required: true, label: 'Max tokens' });
@@ -97,7 +104,8 @@ export function addModelFields(f: FactoryInfo, modelType: ModelType | undefined)
 /** Fields of the api-key dialog (set_api_key): the credentials every model needs, and the base url. */
 export function apiKeyFields(f: FactoryInfo): FormField[] {
   const fields = f.credential_fields.map((c) => credentialField(c, c.required && !c.required_for, f.local));
-  if (!fields.some((x) => x.name === 'api_key')) fields.unshift({ name: 'api_key', kind: 'secret', required: true, label: 'API key' });
+  if (!fields.some((x) => x.name === 'api_key'))
+    fields.unshift({ name: 'api_key', kind: 'secret', required: true, label: 'API key' });
   if (showsBaseUrl(f)) fields.push(baseUrlField(f, 'base_url'));
   return fields;
 }
@@ -136,7 +144,12 @@ export function isServiceAccountKey(value: string): boolean {
     const json = JSON.parse(bytesToText(Uint8Array.from(binary, (ch) => ch.charCodeAt(0)))) as unknown;
     if (!json || typeof json !== 'object') return false;
     const sa = json as { client_email?: unknown; private_key?: unknown };
-    return typeof sa.client_email === 'string' && sa.client_email !== '' && typeof sa.private_key === 'string' && sa.private_key !== '';
+    return (
+      typeof sa.client_email === 'string' &&
+      sa.client_email !== '' &&
+      typeof sa.private_key === 'string' &&
+      sa.private_key !== ''
+    );
   } catch {
     return false;
   }

@@ -28,7 +28,13 @@ function factory(name: string, tags: string, model_types: FactoryInfo['model_typ
 }
 
 const catalogue = [
-  factory('OpenAI', 'LLM,TEXT EMBEDDING,TTS,SPEECH2TEXT,IMAGE2TEXT', ['chat', 'embedding', 'image2text', 'speech2text', 'tts']),
+  factory('OpenAI', 'LLM,TEXT EMBEDDING,TTS,SPEECH2TEXT,IMAGE2TEXT', [
+    'chat',
+    'embedding',
+    'image2text',
+    'speech2text',
+    'tts',
+  ]),
   factory('Anthropic', 'LLM,IMAGE2TEXT', ['chat', 'image2text']),
   factory('Jina', 'TEXT EMBEDDING,TEXT RE-RANK', ['embedding', 'rerank']),
   factory('OpenAI-API-Compatible', 'LLM,TEXT EMBEDDING,TEXT RE-RANK', ['chat', 'embedding', 'rerank']),
@@ -36,20 +42,36 @@ const catalogue = [
 
 describe('catalogue search and tag filter', () => {
   it('offers the model types some provider has, in the canonical order', () => {
-    expect(typeFilterOptions(catalogue)).toEqual(['chat', 'embedding', 'rerank', 'image2text', 'speech2text', 'tts']);
+    expect(typeFilterOptions(catalogue)).toEqual([
+      'chat',
+      'embedding',
+      'rerank',
+      'image2text',
+      'speech2text',
+      'tts',
+    ]);
     expect(typeFilterOptions([catalogue[2]])).toEqual(['embedding', 'rerank']);
     expect(typeFilterOptions([])).toEqual([]);
   });
 
   it('matches the name or the tags, ignoring case and surrounding blanks', () => {
-    expect(filterFactories(catalogue, ' openai ', null).map((f) => f.name)).toEqual(['OpenAI', 'OpenAI-API-Compatible']);
-    expect(filterFactories(catalogue, 're-rank', null).map((f) => f.name)).toEqual(['Jina', 'OpenAI-API-Compatible']);
+    expect(filterFactories(catalogue, ' openai ', null).map((f) => f.name)).toEqual([
+      'OpenAI',
+      'OpenAI-API-Compatible',
+    ]);
+    expect(filterFactories(catalogue, 're-rank', null).map((f) => f.name)).toEqual([
+      'Jina',
+      'OpenAI-API-Compatible',
+    ]);
     expect(filterFactories(catalogue, '', null)).toHaveLength(4);
     expect(filterFactories(catalogue, 'nothing like it', null)).toEqual([]);
   });
 
   it('keeps only providers offering the chosen model type, combined with the search', () => {
-    expect(filterFactories(catalogue, '', 'rerank').map((f) => f.name)).toEqual(['Jina', 'OpenAI-API-Compatible']);
+    expect(filterFactories(catalogue, '', 'rerank').map((f) => f.name)).toEqual([
+      'Jina',
+      'OpenAI-API-Compatible',
+    ]);
     expect(filterFactories(catalogue, 'open', 'tts').map((f) => f.name)).toEqual(['OpenAI']);
   });
 });
@@ -70,7 +92,9 @@ describe('logos', () => {
     expect(logoSource('')).toBeNull();
     expect(logoSource('https://cdn.example/openai.svg')).toBe('https://cdn.example/openai.svg');
     expect(logoSource('data:image/png;base64,AAAA')).toBe('data:image/png;base64,AAAA');
-    expect(logoSource('<svg xmlns="http://www.w3.org/2000/svg"/>')).toMatch(/^data:image\/svg\+xml;utf8,%3Csvg/);
+    expect(logoSource('<svg xmlns="http://www.w3.org/2000/svg"/>')).toMatch(
+      /^data:image\/svg\+xml;utf8,%3Csvg/,
+    );
     expect(logoSource('openai')).toBeNull();
   });
 });
@@ -82,8 +106,22 @@ describe('added providers', () => {
         'OpenAI-API-Compatible': {
           tags: 'LLM',
           llm: [
-            { type: 'embedding', name: 'bge___OpenAI-API', used_token: 30, status: '1', api_base: 'http://h/v1', max_tokens: 512 },
-            { type: 'chat', name: 'qwen___OpenAI-API', used_token: 12, status: '0', api_base: 'http://h/v1', max_tokens: 8192 },
+            {
+              type: 'embedding',
+              name: 'bge___OpenAI-API',
+              used_token: 30,
+              status: '1',
+              api_base: 'http://h/v1',
+              max_tokens: 512,
+            },
+            {
+              type: 'chat',
+              name: 'qwen___OpenAI-API',
+              used_token: 12,
+              status: '0',
+              api_base: 'http://h/v1',
+              max_tokens: 8192,
+            },
           ],
         },
         Custom: { tags: '', llm: [{ type: 'chat', name: 'x', used_token: 0, status: '1' }] },
@@ -124,7 +162,10 @@ describe('system default models', () => {
   it('lists the available models by provider as <llm_name>@<factory>', () => {
     const groups = modelOptions(
       {
-        'OpenAI-API-Compatible': [item('qwen___OpenAI-API', 'OpenAI-API-Compatible'), item('off___OpenAI-API', 'OpenAI-API-Compatible', false)],
+        'OpenAI-API-Compatible': [
+          item('qwen___OpenAI-API', 'OpenAI-API-Compatible'),
+          item('off___OpenAI-API', 'OpenAI-API-Compatible', false),
+        ],
         Anthropic: [item('claude-x', 'Anthropic', false)],
       },
       '',
@@ -146,7 +187,13 @@ describe('system default models', () => {
     ]);
     const other = modelOptions(undefined, 'BAAI/bge-small-en-v1.5@Builtin');
     expect(other).toEqual([
-      { label: 'Builtin', title: 'Builtin', options: [{ value: 'BAAI/bge-small-en-v1.5@Builtin', label: 'BAAI/bge-small-en-v1.5', disabled: true }] },
+      {
+        label: 'Builtin',
+        title: 'Builtin',
+        options: [
+          { value: 'BAAI/bge-small-en-v1.5@Builtin', label: 'BAAI/bge-small-en-v1.5', disabled: true },
+        ],
+      },
     ]);
   });
 
@@ -163,7 +210,9 @@ describe('system default models', () => {
       parser_ids: '',
       role: 'owner',
     };
-    expect(tenantInfoPayload(current, { llm_id: 'qwen___OpenAI-API@OpenAI-API-Compatible', asr_id: undefined })).toEqual({
+    expect(
+      tenantInfoPayload(current, { llm_id: 'qwen___OpenAI-API@OpenAI-API-Compatible', asr_id: undefined }),
+    ).toEqual({
       tenant_id: 't1',
       llm_id: 'qwen___OpenAI-API@OpenAI-API-Compatible',
       embd_id: 'BAAI/bge-small-en-v1.5@Builtin',

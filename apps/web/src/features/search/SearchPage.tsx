@@ -119,7 +119,16 @@ export default function SearchPage() {
     <DocumentPreviewProvider>
       <div style={{ maxWidth: 1200, margin: '0 auto' }}>
         {asked === null ? (
-          <div style={{ maxWidth: 720, margin: '10vh auto 0', display: 'flex', flexDirection: 'column', gap: 16, textAlign: 'center' }}>
+          <div
+            style={{
+              maxWidth: 720,
+              margin: '10vh auto 0',
+              display: 'flex',
+              flexDirection: 'column',
+              gap: 16,
+              textAlign: 'center',
+            }}
+          >
             <Typography.Title level={1} style={{ fontSize: 32, margin: 0 }}>
               {t('search.title')}
             </Typography.Title>
@@ -148,7 +157,11 @@ export default function SearchPage() {
               </Col>
               <Col xs={24} lg={8}>
                 <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-                  <RelatedQuestions questions={results.related} loading={loading.related} onPick={(q) => void search(q)} />
+                  <RelatedQuestions
+                    questions={results.related}
+                    loading={loading.related}
+                    onPick={(q) => void search(q)}
+                  />
                   <MindMapCard tree={results.tree} loading={loading.mindMap} error={results.mindMapError} />
                 </Space>
               </Col>

@@ -33,7 +33,15 @@ export function SummaryCard({ answer, streaming }: { answer: StreamedAnswer | nu
 }
 
 /** Retrieved chunks, best first, with their document (a click opens it) and similarity. */
-export function ChunkResults({ chunks, total, loading }: { chunks: ReferenceChunk[]; total: number; loading: boolean }) {
+export function ChunkResults({
+  chunks,
+  total,
+  loading,
+}: {
+  chunks: ReferenceChunk[];
+  total: number;
+  loading: boolean;
+}) {
   const { t } = useTranslation();
   const open = useDocumentOpener();
   return (
@@ -41,12 +49,16 @@ export function ChunkResults({ chunks, total, loading }: { chunks: ReferenceChun
       <List
         loading={loading}
         dataSource={chunks}
-        locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('search.noChunks')} /> }}
+        locale={{
+          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('search.noChunks')} />,
+        }}
         aria-label={t('search.chunksLabel')}
         renderItem={(c) => (
           <List.Item key={c.id} data-testid="search-chunk">
             <div style={{ width: '100%' }}>
-              <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 4, flexWrap: 'wrap' }}>
+              <div
+                style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 4, flexWrap: 'wrap' }}
+              >
                 <Button
                   type="link"
                   size="small"
@@ -58,7 +70,10 @@ export function ChunkResults({ chunks, total, loading }: { chunks: ReferenceChun
                 </Button>
                 <Tag color="blue">{t('search.similarity', { value: (c.similarity * 100).toFixed(1) })}</Tag>
               </div>
-              <Typography.Paragraph ellipsis={{ rows: 4, expandable: true, symbol: t('search.more') }} style={{ margin: 0, whiteSpace: 'pre-wrap' }}>
+              <Typography.Paragraph
+                ellipsis={{ rows: 4, expandable: true, symbol: t('search.more') }}
+                style={{ margin: 0, whiteSpace: 'pre-wrap' }}
+              >
                 {c.content}
               </Typography.Paragraph>
             </div>
@@ -94,10 +109,25 @@ export function RelatedQuestions({
       ) : questions.length === 0 ? (
         <Typography.Text type="secondary">{t('search.noRelated')}</Typography.Text>
       ) : (
-        <ul aria-label={t('search.related')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 4 }}>
+        <ul
+          aria-label={t('search.related')}
+          style={{
+            listStyle: 'none',
+            margin: 0,
+            padding: 0,
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 4,
+          }}
+        >
           {questions.map((q) => (
             <li key={q}>
-              <Button type="link" size="small" onClick={() => onPick(q)} style={{ padding: 0, whiteSpace: 'normal', textAlign: 'left', height: 'auto' }}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() => onPick(q)}
+                style={{ padding: 0, whiteSpace: 'normal', textAlign: 'left', height: 'auto' }}
+              >
                 {q}
               </Button>
             </li>
@@ -109,7 +139,15 @@ export function RelatedQuestions({
 }
 
 /** The mind map of the question as an indented tree. */
-export function MindMapCard({ tree, loading, error }: { tree: TreeItem[]; loading: boolean; error: string | null }) {
+export function MindMapCard({
+  tree,
+  loading,
+  error,
+}: {
+  tree: TreeItem[];
+  loading: boolean;
+  error: string | null;
+}) {
   const { t } = useTranslation();
   return (
     <Card

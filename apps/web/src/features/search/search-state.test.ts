@@ -5,14 +5,24 @@ describe('search page helpers', () => {
   it('turns the mind map into a tree with unique keys, even for repeated labels', () => {
     const tree = mindMapTree({
       id: 'Energy',
-      children: [{ id: 'Solar', children: [{ id: 'Panels' }, { id: 'Panels' }] }, { id: 'Wind', children: [] }],
+      children: [
+        { id: 'Solar', children: [{ id: 'Panels' }, { id: 'Panels' }] },
+        { id: 'Wind', children: [] },
+      ],
     });
     expect(tree).toEqual([
       {
         key: '0',
         title: 'Energy',
         children: [
-          { key: '0-0', title: 'Solar', children: [{ key: '0-0-0', title: 'Panels' }, { key: '0-0-1', title: 'Panels' }] },
+          {
+            key: '0-0',
+            title: 'Solar',
+            children: [
+              { key: '0-0-0', title: 'Panels' },
+              { key: '0-0-1', title: 'Panels' },
+            ],
+          },
           { key: '0-1', title: 'Wind' },
         ],
       },
@@ -22,9 +32,12 @@ describe('search page helpers', () => {
   });
 
   it('cleans related questions', () => {
-    expect(cleanRelated([' How do panels work? ', '', 'how do panels work?', 'What is solar?', 42], 'What is solar?')).toEqual([
-      'How do panels work?',
-    ]);
+    expect(
+      cleanRelated(
+        [' How do panels work? ', '', 'how do panels work?', 'What is solar?', 42],
+        'What is solar?',
+      ),
+    ).toEqual(['How do panels work?']);
     expect(cleanRelated(null, 'q')).toEqual([]);
   });
 

@@ -4,7 +4,12 @@ import { RobotOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage, Dialog, Reference } from '@lectern/shared';
-import { fetchSharedDialog, fetchSharedSession, openSharedSession, streamSharedCompletion } from '../../api/chat-api';
+import {
+  fetchSharedDialog,
+  fetchSharedSession,
+  openSharedSession,
+  streamSharedCompletion,
+} from '../../api/chat-api';
 import { changeLanguage, isLanguageCode } from '../../i18n';
 import { toReference } from '../chat/lib/answer-stream';
 import { newId, referenceSlots, withQuestion } from '../chat/lib/messages';
@@ -92,7 +97,8 @@ export default function SharedChatPage() {
       </div>
     );
   }
-  if (load.state === 'error') return <Result status="error" title={t('chat.share.unavailable')} subTitle={load.message} />;
+  if (load.state === 'error')
+    return <Result status="error" title={t('chat.share.unavailable')} subTitle={load.message} />;
 
   const send = async (text: string) => {
     if (!session) return;
@@ -128,7 +134,14 @@ export default function SharedChatPage() {
   const shown = pending ?? messages;
 
   return (
-    <main style={{ display: 'flex', flexDirection: 'column', height: '100vh', background: token.colorBgContainer }}>
+    <main
+      style={{
+        display: 'flex',
+        flexDirection: 'column',
+        height: '100vh',
+        background: token.colorBgContainer,
+      }}
+    >
       <header
         style={{
           display: 'flex',
@@ -144,13 +157,24 @@ export default function SharedChatPage() {
         </Typography.Title>
       </header>
       <div style={{ flex: 1, overflowY: 'auto', padding: 16 }} aria-live="polite">
-        <ol aria-label={t('chat.messages')} style={{ margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 18 }}>
+        <ol
+          aria-label={t('chat.messages')}
+          style={{ margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 18 }}
+        >
           {shown.map((m, i) => (
-            <MessageItem key={`${m.id ?? 'greeting'}-${i}`} message={m} reference={pending ? toReference(null) : referenceOf(i)} avatar={dialog.avatar} />
+            <MessageItem
+              key={`${m.id ?? 'greeting'}-${i}`}
+              message={m}
+              reference={pending ? toReference(null) : referenceOf(i)}
+              avatar={dialog.avatar}
+            />
           ))}
           {pending && stream.answer && (
             <MessageItem
-              message={{ role: 'assistant', content: stream.answer.error ? `**ERROR**: ${stream.answer.error}` : stream.answer.content }}
+              message={{
+                role: 'assistant',
+                content: stream.answer.error ? `**ERROR**: ${stream.answer.error}` : stream.answer.content,
+              }}
               reference={stream.answer.reference}
               avatar={dialog.avatar}
               streaming={stream.streaming}
@@ -161,7 +185,12 @@ export default function SharedChatPage() {
       </div>
       <div style={{ padding: 12, borderTop: `1px solid ${token.colorBorderSecondary}` }}>
         {sessionError && <Alert type="error" showIcon title={sessionError} style={{ marginBottom: 8 }} />}
-        <Composer onSend={(text) => void send(text)} onStop={stream.stop} streaming={stream.streaming} disabled={!session} />
+        <Composer
+          onSend={(text) => void send(text)}
+          onStop={stream.stop}
+          streaming={stream.streaming}
+          disabled={!session}
+        />
       </div>
     </main>
   );

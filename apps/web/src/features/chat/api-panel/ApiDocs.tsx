@@ -41,7 +41,14 @@ data:{"code":0,"message":"","data":true}`;
 data:{"code":0,"message":"","data":true}`;
   const getConversation = `curl -H "Authorization: Bearer <YOUR_API_KEY>" \\
   "${endpoint}/conversation/<conversation_id>"`;
-  return { newConversation, newConversationAnswer, completion, completionAnswer, errorEvent, getConversation };
+  return {
+    newConversation,
+    newConversationAnswer,
+    completion,
+    completionAnswer,
+    errorEvent,
+    getConversation,
+  };
 }
 
 function Code({ children }: { children: string }) {

@@ -33,12 +33,18 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
         <Typography.Title level={3} style={{ fontSize: 15 }}>
           {t('chat.serviceEndpoint')}
         </Typography.Title>
-        <Typography.Text code copyable={{ tooltips: [t('chat.copy'), t('message.copied')] }} data-testid="service-endpoint">
+        <Typography.Text
+          code
+          copyable={{ tooltips: [t('chat.copy'), t('message.copied')] }}
+          data-testid="service-endpoint"
+        >
           {serviceEndpoint()}
         </Typography.Text>
       </div>
       <div>
-        <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 8 }}>
+        <div
+          style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 8 }}
+        >
           <Typography.Title level={3} style={{ fontSize: 15, margin: 0 }}>
             {t('chat.apiKeys')}
           </Typography.Title>
@@ -57,13 +63,20 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
           loading={tokens.isPending}
           dataSource={tokens.data ?? []}
           pagination={false}
-          locale={{ emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('message.createApiKeyFirst')} /> }}
+          locale={{
+            emptyText: (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('message.createApiKeyFirst')} />
+            ),
+          }}
           columns={[
             {
               title: t('chat.token'),
               dataIndex: 'token',
               render: (token: string) => (
-                <Typography.Text code copyable={{ text: token, tooltips: [t('chat.copy'), t('message.copied')] }}>
+                <Typography.Text
+                  code
+                  copyable={{ text: token, tooltips: [t('chat.copy'), t('message.copied')] }}
+                >
                   {token}
                 </Typography.Text>
               ),
@@ -72,7 +85,9 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
               title: t('chat.createdAt'),
               dataIndex: 'create_time',
               width: 200,
-              render: (ms: number) => <time dateTime={new Date(ms).toISOString()}>{dayjs(ms).format('LLL')}</time>,
+              render: (ms: number) => (
+                <time dateTime={new Date(ms).toISOString()}>{dayjs(ms).format('LLL')}</time>
+              ),
             },
             {
               title: t('common.actions'),
@@ -86,10 +101,18 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
                   cancelText={t('common.cancel')}
                   okButtonProps={{ danger: true }}
                   onConfirm={async () =>
-                    report(await remove.mutateAsync({ tokens: [row.token], tenantId: row.tenant_id }), t('message.deleted'))
+                    report(
+                      await remove.mutateAsync({ tokens: [row.token], tenantId: row.tenant_id }),
+                      t('message.deleted'),
+                    )
                   }
                 >
-                  <Button danger type="text" icon={<DeleteOutlined />} aria-label={t('chat.deleteKeyTitle')} />
+                  <Button
+                    danger
+                    type="text"
+                    icon={<DeleteOutlined />}
+                    aria-label={t('chat.deleteKeyTitle')}
+                  />
                 </Popconfirm>
               ),
             },

@@ -9,7 +9,13 @@ import { StatsSection } from './StatsSection';
 export function ApiPanel({ dialog, onClose }: { dialog: Dialog | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Drawer open={dialog !== null} onClose={onClose} title={t('chat.apiPanelTitle', { name: dialog?.name ?? '' })} size={820} destroyOnHidden>
+    <Drawer
+      open={dialog !== null}
+      onClose={onClose}
+      title={t('chat.apiPanelTitle', { name: dialog?.name ?? '' })}
+      size={820}
+      destroyOnHidden
+    >
       {dialog && (
         <Tabs
           items={[

@@ -51,7 +51,12 @@ export function StatsSection() {
           ).map(([label, value, precision]) => (
             <Col key={label} xs={12} md={8}>
               <Card size="small">
-                <Statistic title={t(label)} value={value} precision={precision} data-testid={`overview-${label.slice(5)}`} />
+                <Statistic
+                  title={t(label)}
+                  value={value}
+                  precision={precision}
+                  data-testid={`overview-${label.slice(5)}`}
+                />
               </Card>
             </Col>
           ))}

@@ -47,9 +47,19 @@ function AssistantCard({
       }}
       onClick={onSelect}
     >
-      <Avatar size={40} src={dialog.icon || undefined} icon={<RobotOutlined />} alt="" style={{ flex: 'none' }} />
+      <Avatar
+        size={40}
+        src={dialog.icon || undefined}
+        icon={<RobotOutlined />}
+        alt=""
+        style={{ flex: 'none' }}
+      />
       <div style={{ flex: 1, minWidth: 0 }}>
-        <Button type="link" onClick={onSelect} style={{ padding: 0, height: 'auto', maxWidth: '100%', color: token.colorText }}>
+        <Button
+          type="link"
+          onClick={onSelect}
+          style={{ padding: 0, height: 'auto', maxWidth: '100%', color: token.colorText }}
+        >
           <Typography.Text strong ellipsis>
             {dialog.name}
           </Typography.Text>
@@ -79,7 +89,12 @@ function AssistantCard({
             onClick: ({ key }) => (key === 'delete' ? onDelete() : onAction(key as AssistantAction)),
           }}
         >
-          <Button type="text" size="small" icon={<MoreOutlined />} aria-label={t('chat.assistantMenu', { name: dialog.name })} />
+          <Button
+            type="text"
+            size="small"
+            icon={<MoreOutlined />}
+            aria-label={t('chat.assistantMenu', { name: dialog.name })}
+          />
         </Dropdown>
       </div>
     </li>
@@ -134,7 +149,17 @@ export function AssistantList({
       ) : dialogs.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chat.noAssistants')} />
       ) : (
-        <ul aria-label={t('chat.assistants')} style={{ margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 8, overflowY: 'auto' }}>
+        <ul
+          aria-label={t('chat.assistants')}
+          style={{
+            margin: 0,
+            padding: 0,
+            display: 'flex',
+            flexDirection: 'column',
+            gap: 8,
+            overflowY: 'auto',
+          }}
+        >
           {dialogs.map((d) => (
             <AssistantCard
               key={d.id}

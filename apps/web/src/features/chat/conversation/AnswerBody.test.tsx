@@ -25,7 +25,9 @@ const reference = {
 
 describe('AnswerBody', () => {
   it('shows the reasoning apart from the answer, open while the model still thinks', () => {
-    const html = renderToStaticMarkup(<AnswerBody content={'<think>Check the chunk.'} reference={reference} streaming />);
+    const html = renderToStaticMarkup(
+      <AnswerBody content={'<think>Check the chunk.'} reference={reference} streaming />,
+    );
     expect(html).toContain('Thinking…');
     expect(html).toMatch(/data-testid="thinking"[^>]*>Check the chunk\.</);
     expect(html).not.toContain('&lt;think&gt;');
@@ -33,7 +35,10 @@ describe('AnswerBody', () => {
 
   it('renders a finished answer: thought process collapsed, citation badge, sources list', () => {
     const html = renderToStaticMarkup(
-      <AnswerBody content={'<think>Check the chunk.</think>It works down to **minus twenty** [ID:0].'} reference={reference} />,
+      <AnswerBody
+        content={'<think>Check the chunk.</think>It works down to **minus twenty** [ID:0].'}
+        reference={reference}
+      />,
     );
     expect(html).toContain('Thought process');
     expect(html).not.toContain('Check the chunk.'); // collapsed: not rendered until opened
@@ -44,7 +49,9 @@ describe('AnswerBody', () => {
   });
 
   it('hides the sources while streaming and marks the cursor', () => {
-    const html = renderToStaticMarkup(<AnswerBody content="Partial answer" reference={reference} streaming />);
+    const html = renderToStaticMarkup(
+      <AnswerBody content="Partial answer" reference={reference} streaming />,
+    );
     expect(html).toContain('streaming-cursor');
     expect(html).not.toContain('aria-label="Sources"');
   });

@@ -10,7 +10,10 @@ export function ChunkCard({ chunk }: { chunk: ReferenceChunk }) {
   const { token } = theme.useToken();
   const open = useDocumentOpener();
   return (
-    <div style={{ maxWidth: 420, display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="citation-chunk">
+    <div
+      style={{ maxWidth: 420, display: 'flex', flexDirection: 'column', gap: 8 }}
+      data-testid="citation-chunk"
+    >
       {chunk.image_id && (
         <img
           src={`/v1/document/image/${encodeURIComponent(chunk.image_id)}`}
@@ -84,7 +87,11 @@ export function CitationBadge({ index, chunk }: { index: number; chunk: Referenc
   );
   if (!chunk) return badge;
   return (
-    <Popover trigger="click" content={<ChunkCard chunk={chunk} />} title={t('chat.citedChunk', { n: index + 1 })}>
+    <Popover
+      trigger="click"
+      content={<ChunkCard chunk={chunk} />}
+      title={t('chat.citedChunk', { n: index + 1 })}
+    >
       {badge}
     </Popover>
   );

@@ -64,7 +64,12 @@ export function Composer({
           {t('chat.stop')}
         </Button>
       ) : (
-        <Button type="primary" icon={<SendOutlined />} onClick={send} disabled={disabled || text.trim() === ''}>
+        <Button
+          type="primary"
+          icon={<SendOutlined />}
+          onClick={send}
+          disabled={disabled || text.trim() === ''}
+        >
           {t('chat.send')}
         </Button>
       )}

@@ -79,7 +79,11 @@ export function ConversationList({
 
   const startNew = async () => {
     const id = newId();
-    const result = await create.mutateAsync({ dialogId, conversationId: id, name: t('chat.newConversation') });
+    const result = await create.mutateAsync({
+      dialogId,
+      conversationId: id,
+      name: t('chat.newConversation'),
+    });
     if (result.code === 0) onSelect(id);
     else if (!alreadyShown(result)) feedback.error(result.message);
   };
@@ -111,7 +115,10 @@ export function ConversationList({
       ) : conversations.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chat.noConversations')} />
       ) : (
-        <ul aria-label={t('chat.conversations')} style={{ listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto' }}>
+        <ul
+          aria-label={t('chat.conversations')}
+          style={{ listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto' }}
+        >
           {conversations.map((c) => {
             const active = c.id === selected;
             return (
@@ -146,7 +153,12 @@ export function ConversationList({
                     onClick: ({ key }) => (key === 'rename' ? setRenaming(c) : confirmDelete(c)),
                   }}
                 >
-                  <Button type="text" size="small" icon={<MoreOutlined />} aria-label={t('chat.conversationMenu', { name: c.name })} />
+                  <Button
+                    type="text"
+                    size="small"
+                    icon={<MoreOutlined />}
+                    aria-label={t('chat.conversationMenu', { name: c.name })}
+                  />
                 </Dropdown>
               </li>
             );

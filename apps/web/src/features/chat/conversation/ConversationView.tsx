@@ -16,7 +16,14 @@ import {
 import { feedback } from '../../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../../api/request';
 import { EMPTY_REFERENCE } from '../lib/answer-stream';
-import { lastAnswerIndex, nameFromQuestion, newId, referenceAt, regenerateRequest, withQuestion } from '../lib/messages';
+import {
+  lastAnswerIndex,
+  nameFromQuestion,
+  newId,
+  referenceAt,
+  regenerateRequest,
+  withQuestion,
+} from '../lib/messages';
 import { Composer } from './Composer';
 import { FeedbackModal } from './FeedbackModal';
 import { MessageItem, type MessageActions } from './MessageItem';
@@ -66,7 +73,8 @@ export function ConversationView({
   }, [conversationId, stop, reset]);
 
   const stored: ChatMessage[] =
-    conv.data?.message ?? (conversationId ? [] : [{ role: 'assistant', content: dialog.prompt_config.prologue }]);
+    conv.data?.message ??
+    (conversationId ? [] : [{ role: 'assistant', content: dialog.prompt_config.prologue }]);
   const shown = pending ?? stored;
   const answerText = stream.answer?.content ?? '';
 
@@ -96,7 +104,8 @@ export function ConversationView({
       setLeftover('error');
       return;
     }
-    if (firstQuestion) await rename.mutateAsync({ conversationId: convId, name: nameFromQuestion(firstQuestion) });
+    if (firstQuestion)
+      await rename.mutateAsync({ conversationId: convId, name: nameFromQuestion(firstQuestion) });
     const fresh = await fetchConversation(convId).catch(() => null);
     if (fresh) client.setQueryData(conversationKeys.detail(convId), fresh);
     void client.invalidateQueries({ queryKey: conversationKeys.list(dialog.id) });
@@ -109,7 +118,11 @@ export function ConversationView({
     let history = stored;
     if (!convId) {
       const id = newId();
-      const result = await create.mutateAsync({ dialogId: dialog.id, conversationId: id, name: nameFromQuestion(text) });
+      const result = await create.mutateAsync({
+        dialogId: dialog.id,
+        conversationId: id,
+        name: nameFromQuestion(text),
+      });
       if (result.code !== 0 || !result.data) {
         if (!alreadyShown(result)) feedback.error(result.message);
         return;
@@ -122,7 +135,8 @@ export function ConversationView({
     }
     // A conversation made with the "new conversation" button takes its name from its first question.
     const defaultName = [t('chat.newConversation'), 'New conversation'].includes(conv.data?.name ?? '');
-    const first = conversationId !== null && defaultName && !history.some((m) => m.role === 'user') ? text : null;
+    const first =
+      conversationId !== null && defaultName && !history.some((m) => m.role === 'user') ? text : null;
     await ask(convId, withQuestion(history, text), first);
   }
 
@@ -137,7 +151,8 @@ export function ConversationView({
       return {
         onCopy: copy,
         onDelete: message.id
-          ? async () => report(await removeMessage.mutateAsync({ conversationId, messageId: message.id as string }))
+          ? async () =>
+              report(await removeMessage.mutateAsync({ conversationId, messageId: message.id as string }))
           : undefined,
       };
     }
@@ -148,7 +163,8 @@ export function ConversationView({
     return {
       onCopy: copy,
       onRegenerate: request ? () => void ask(conversationId, request, null) : undefined,
-      onThumbUp: async () => report(await thumb.mutateAsync({ conversationId, messageId: id, thumbup: true })),
+      onThumbUp: async () =>
+        report(await thumb.mutateAsync({ conversationId, messageId: id, thumbup: true })),
       onThumbDown: () => setFeedbackFor(id),
       onDelete: async () => report(await removeMessage.mutateAsync({ conversationId, messageId: id })),
       onSpeak: dialog.prompt_config.tts ? () => void tools.say(id, message.content) : undefined,
@@ -167,7 +183,8 @@ export function ConversationView({
     return <Alert type="error" showIcon title={conv.error.message || t('chat.conversationUnavailable')} />;
   }
 
-  const reference = (i: number) => (pending ? EMPTY_REFERENCE : conv.data ? referenceAt(conv.data, i) : EMPTY_REFERENCE);
+  const reference = (i: number) =>
+    pending ? EMPTY_REFERENCE : conv.data ? referenceAt(conv.data, i) : EMPTY_REFERENCE;
   const avatar = conv.data?.avatar ?? dialog.icon;
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
@@ -187,7 +204,10 @@ export function ConversationView({
           ))}
           {pending && stream.answer && (
             <MessageItem
-              message={{ role: 'assistant', content: stream.answer.error ? `**ERROR**: ${stream.answer.error}` : answerText }}
+              message={{
+                role: 'assistant',
+                content: stream.answer.error ? `**ERROR**: ${stream.answer.error}` : answerText,
+              }}
               reference={stream.answer.reference}
               avatar={avatar}
               streaming={stream.streaming}
@@ -203,7 +223,12 @@ export function ConversationView({
         <div ref={end} />
       </div>
       <div style={{ padding: '8px 8px 0', borderTop: `1px solid ${token.colorBorderSecondary}` }}>
-        <Composer onSend={(text) => void send(text)} onStop={stream.stop} streaming={stream.streaming} disabled={create.isPending} />
+        <Composer
+          onSend={(text) => void send(text)}
+          onStop={stream.stop}
+          streaming={stream.streaming}
+          disabled={create.isPending}
+        />
       </div>
       <FeedbackModal
         open={feedbackFor !== null}
@@ -211,7 +236,12 @@ export function ConversationView({
         onCancel={() => setFeedbackFor(null)}
         onSubmit={async (text) => {
           if (!conversationId || !feedbackFor) return;
-          const result = await thumb.mutateAsync({ conversationId, messageId: feedbackFor, thumbup: false, feedback: text });
+          const result = await thumb.mutateAsync({
+            conversationId,
+            messageId: feedbackFor,
+            thumbup: false,
+            feedback: text,
+          });
           report(result);
           if (result.code === 0) {
             feedback.success(t('chat.feedbackThanks'));

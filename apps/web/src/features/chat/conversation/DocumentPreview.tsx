@@ -12,8 +12,35 @@ import { DocumentOpenerContext } from './document-context';
  */
 
 const TEXT_EXTENSIONS = new Set([
-  'txt', 'md', 'markdown', 'mdx', 'csv', 'tsv', 'json', 'jsonl', 'xml', 'html', 'htm', 'log', 'yaml', 'yml',
-  'ini', 'toml', 'py', 'js', 'ts', 'java', 'c', 'cpp', 'h', 'go', 'rs', 'sql', 'sh', 'css', 'eml',
+  'txt',
+  'md',
+  'markdown',
+  'mdx',
+  'csv',
+  'tsv',
+  'json',
+  'jsonl',
+  'xml',
+  'html',
+  'htm',
+  'log',
+  'yaml',
+  'yml',
+  'ini',
+  'toml',
+  'py',
+  'js',
+  'ts',
+  'java',
+  'c',
+  'cpp',
+  'h',
+  'go',
+  'rs',
+  'sql',
+  'sh',
+  'css',
+  'eml',
 ]);
 
 const extensionOf = (name: string) => (/\.([^.]+)$/.exec(name)?.[1] ?? '').toLowerCase();
@@ -30,10 +57,12 @@ async function load(id: string, name: string): Promise<Loaded> {
   if (result.code !== 0 || !blob) return { kind: 'error', message: result.message };
   if (blob.type.includes('json') && extensionOf(name) !== 'json') {
     const envelope = JSON.parse(await blob.text().catch(() => '{}')) as { code?: number; message?: string };
-    if (typeof envelope.code === 'number' && envelope.code !== 0) return { kind: 'error', message: envelope.message ?? '' };
+    if (typeof envelope.code === 'number' && envelope.code !== 0)
+      return { kind: 'error', message: envelope.message ?? '' };
   }
   const ext = extensionOf(name);
-  if (ext === 'pdf') return { kind: 'pdf', url: URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })) };
+  if (ext === 'pdf')
+    return { kind: 'pdf', url: URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })) };
   if (blob.type.startsWith('image/')) return { kind: 'image', url: URL.createObjectURL(blob) };
   if (TEXT_EXTENSIONS.has(ext) || blob.type.startsWith('text/')) {
     return { kind: 'text', url: URL.createObjectURL(blob), text: await blob.text() };
@@ -87,13 +116,22 @@ function PreviewDrawer({ doc, onClose }: { doc: { id: string; name: string } | n
           <Spin />
         </div>
       )}
-      {loaded.kind === 'error' && <Alert type="error" showIcon title={loaded.message || t('chat.documentUnavailable')} />}
+      {loaded.kind === 'error' && (
+        <Alert type="error" showIcon title={loaded.message || t('chat.documentUnavailable')} />
+      )}
       {loaded.kind === 'pdf' && (
-        <iframe src={loaded.url} title={doc?.name} style={{ width: '100%', height: '100%', border: 0, minHeight: 600 }} />
+        <iframe
+          src={loaded.url}
+          title={doc?.name}
+          style={{ width: '100%', height: '100%', border: 0, minHeight: 600 }}
+        />
       )}
       {loaded.kind === 'image' && <img src={loaded.url} alt={doc?.name} style={{ maxWidth: '100%' }} />}
       {loaded.kind === 'text' && (
-        <pre data-testid="document-text" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: 0 }}>
+        <pre
+          data-testid="document-text"
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', margin: 0 }}
+        >
           {loaded.text}
         </pre>
       )}

@@ -41,7 +41,15 @@ function ActionButton({
 }) {
   return (
     <Tooltip title={label}>
-      <Button type="text" size="small" aria-label={label} aria-pressed={pressed} icon={icon} onClick={onClick} loading={loading} />
+      <Button
+        type="text"
+        size="small"
+        aria-label={label}
+        aria-pressed={pressed}
+        icon={icon}
+        onClick={onClick}
+        loading={loading}
+      />
     </Tooltip>
   );
 }
@@ -112,16 +120,24 @@ export function MessageItem({
       >
         <div style={bubble}>
           {mine ? (
-            <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }}>{message.content}</Typography.Paragraph>
+            <Typography.Paragraph style={{ margin: 0, whiteSpace: 'pre-wrap' }}>
+              {message.content}
+            </Typography.Paragraph>
           ) : (
             <AnswerBody content={message.content} reference={reference} streaming={streaming} />
           )}
         </div>
         {!streaming && (
           <Space size={0} aria-label={t('chat.messageActions')}>
-            {actions.onCopy && <ActionButton label={t('chat.copy')} icon={<CopyOutlined />} onClick={actions.onCopy} />}
+            {actions.onCopy && (
+              <ActionButton label={t('chat.copy')} icon={<CopyOutlined />} onClick={actions.onCopy} />
+            )}
             {actions.onRegenerate && (
-              <ActionButton label={t('chat.regenerate')} icon={<ReloadOutlined />} onClick={actions.onRegenerate} />
+              <ActionButton
+                label={t('chat.regenerate')}
+                icon={<ReloadOutlined />}
+                onClick={actions.onRegenerate}
+              />
             )}
             {actions.onThumbUp && (
               <ActionButton

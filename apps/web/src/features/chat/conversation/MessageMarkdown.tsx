@@ -60,7 +60,11 @@ export const MessageMarkdown = memo(function MessageMarkdown({
 }) {
   return (
     <div className="message-markdown">
-      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components(reference)}>
+      <Markdown
+        remarkPlugins={remarkPlugins}
+        rehypePlugins={rehypePlugins}
+        components={components(reference)}
+      >
         {content}
       </Markdown>
     </div>

@@ -2,7 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SseEnvelope, StreamOutcome } from '../../../api/sse';
 import { applyAnswerEvent, startAnswer, type StreamedAnswer } from '../lib/answer-stream';
 
-export type StreamStarter = (onEvent: (event: SseEnvelope) => void, signal: AbortSignal) => Promise<StreamOutcome>;
+export type StreamStarter = (
+  onEvent: (event: SseEnvelope) => void,
+  signal: AbortSignal,
+) => Promise<StreamOutcome>;
 
 export interface StreamRun {
   outcome: StreamOutcome;

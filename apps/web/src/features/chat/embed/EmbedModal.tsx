@@ -29,7 +29,14 @@ export function EmbedModal({ dialog, onClose }: { dialog: Dialog | null; onClose
   const snippet = url && dialog ? embedSnippet(kind, url, dialog.name) : '';
 
   return (
-    <Modal open={dialog !== null} title={t('chat.embedTitle', { name: dialog?.name ?? '' })} footer={null} onCancel={onClose} width={720} destroyOnHidden>
+    <Modal
+      open={dialog !== null}
+      title={t('chat.embedTitle', { name: dialog?.name ?? '' })}
+      footer={null}
+      onCancel={onClose}
+      width={720}
+      destroyOnHidden
+    >
       {tokens.isPending ? (
         <Spin />
       ) : !url ? (
@@ -66,7 +73,10 @@ export function EmbedModal({ dialog, onClose }: { dialog: Dialog | null; onClose
             copyable={{ text: snippet, tooltips: [t('chat.copySnippet'), t('message.copied')] }}
             style={{ margin: 0 }}
           >
-            <pre data-testid="embed-snippet" style={{ maxHeight: 320, overflow: 'auto', fontSize: 12, margin: 0 }}>
+            <pre
+              data-testid="embed-snippet"
+              style={{ maxHeight: 320, overflow: 'auto', fontSize: 12, margin: 0 }}
+            >
               {snippet}
             </pre>
           </Typography.Paragraph>

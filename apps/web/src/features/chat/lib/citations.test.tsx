@@ -31,7 +31,9 @@ describe('citation parsing', () => {
       { type: 'text', text: '.' },
     ]);
     expect(splitCitations('[ID:3]')).toEqual([{ type: 'citation', index: 3 }]);
-    expect(splitCitations('no citations [ID:x] [id:1]')).toEqual([{ type: 'text', text: 'no citations [ID:x] [id:1]' }]);
+    expect(splitCitations('no citations [ID:x] [id:1]')).toEqual([
+      { type: 'text', text: 'no citations [ID:x] [id:1]' },
+    ]);
   });
 
   it('lists cited indexes once and strips markers for copying', () => {
@@ -40,10 +42,12 @@ describe('citation parsing', () => {
   });
 
   it('lists doc_aggs as the sources, or the cited chunks’ documents when an entry has none', () => {
-    expect(referencedDocuments({ ...reference, doc_aggs: [{ doc_id: 'x', doc_name: 'x.txt', count: 1 }] }, '')).toEqual([
-      { doc_id: 'x', doc_name: 'x.txt' },
+    expect(
+      referencedDocuments({ ...reference, doc_aggs: [{ doc_id: 'x', doc_name: 'x.txt', count: 1 }] }, ''),
+    ).toEqual([{ doc_id: 'x', doc_name: 'x.txt' }]);
+    expect(referencedDocuments(reference, 'see [ID:1] and [ID:1] and [ID:9]')).toEqual([
+      { doc_id: 'd-b.pdf', doc_name: 'b.pdf' },
     ]);
-    expect(referencedDocuments(reference, 'see [ID:1] and [ID:1] and [ID:9]')).toEqual([{ doc_id: 'd-b.pdf', doc_name: 'b.pdf' }]);
   });
 });
 
@@ -53,7 +57,9 @@ describe('MessageMarkdown', () => {
 
   it('renders citations as numbered badges that point at their chunk', () => {
     const html = render('Paris is the capital [ID:0]. Lyon too [ID:1].');
-    const badges = [...html.matchAll(/<button[^>]*class="citation-badge"[^>]*data-cite="(\d+)"[^>]*>(\d+)<\/button>/g)];
+    const badges = [
+      ...html.matchAll(/<button[^>]*class="citation-badge"[^>]*data-cite="(\d+)"[^>]*>(\d+)<\/button>/g),
+    ];
     expect(badges.map((m) => [m[1], m[2]])).toEqual([
       ['0', '1'],
       ['1', '2'],

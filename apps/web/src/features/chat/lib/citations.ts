@@ -41,8 +41,12 @@ export function stripCitations(text: string): string {
  * The documents to list under an answer: `doc_aggs` as the server reduced them; when an old entry
  * has none, the documents of the cited chunks.
  */
-export function referencedDocuments(reference: Reference, text: string): Array<{ doc_id: string; doc_name: string }> {
-  if (reference.doc_aggs.length > 0) return reference.doc_aggs.map((d) => ({ doc_id: d.doc_id, doc_name: d.doc_name }));
+export function referencedDocuments(
+  reference: Reference,
+  text: string,
+): Array<{ doc_id: string; doc_name: string }> {
+  if (reference.doc_aggs.length > 0)
+    return reference.doc_aggs.map((d) => ({ doc_id: d.doc_id, doc_name: d.doc_name }));
   const docs = new Map<string, string>();
   for (const i of citedIndexes(text)) {
     const chunk = reference.chunks[i];

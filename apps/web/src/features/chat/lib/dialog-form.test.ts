@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Dialog } from '@lectern/shared';
 import { applyPreset, dialogToValues, llmSettingOf, newDialogValues, valuesToSetBody } from './dialog-form';
 
-const texts = { system: 'Answer from {knowledge}.', prologue: 'Hi!', emptyResponse: 'Nothing found.', language: 'English' };
+const texts = {
+  system: 'Answer from {knowledge}.',
+  prologue: 'Hi!',
+  emptyResponse: 'Nothing found.',
+  language: 'English',
+};
 
 const stored: Dialog = {
   id: 'd1',
@@ -74,7 +79,13 @@ describe('the assistant form', () => {
     expect(body.vector_similarity_weight).toBe(0.4);
     expect(body.llm_setting).toEqual(stored.llm_setting);
     expect(body.prompt_config).toMatchObject({ ...stored.prompt_config, cross_languages: ['German'] });
-    expect(body).toMatchObject({ top_n: 8, top_k: 512, similarity_threshold: 0.25, kb_ids: ['k1'], name: 'Geo' });
+    expect(body).toMatchObject({
+      top_n: 8,
+      top_k: 512,
+      similarity_threshold: 0.25,
+      kb_ids: ['k1'],
+      name: 'Geo',
+    });
   });
 
   it('clears the empty response when no knowledge base is selected (SPEC §5)', () => {

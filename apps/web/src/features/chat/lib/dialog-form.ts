@@ -142,7 +142,9 @@ export function dialogToValues(dialog: Dialog): DialogFormValues {
 }
 
 /** The switched-on model parameters only: a switched-off one is left to the provider's default. */
-export function llmSettingOf(values: Pick<DialogFormValues, LlmParameter | `${LlmParameter}_enabled`>): LlmSetting {
+export function llmSettingOf(
+  values: Pick<DialogFormValues, LlmParameter | `${LlmParameter}_enabled`>,
+): LlmSetting {
   const setting: LlmSetting = {};
   for (const p of LLM_PARAMETERS) if (values[enabledKey(p)]) setting[p] = values[p];
   return setting;

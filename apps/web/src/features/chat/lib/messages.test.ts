@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@lectern/shared';
-import { lastAnswerIndex, nameFromQuestion, newId, referenceAt, referenceSlots, regenerateRequest, withQuestion } from './messages';
+import {
+  lastAnswerIndex,
+  nameFromQuestion,
+  newId,
+  referenceAt,
+  referenceSlots,
+  regenerateRequest,
+  withQuestion,
+} from './messages';
 
 const conv: ChatMessage[] = [
   { role: 'assistant', content: 'Hi!' },

@@ -25,13 +25,20 @@ export function referenceSlots(messages: readonly ChatMessage[]): Map<number, nu
 }
 
 /** The reference of the message at `index` (empty for the greeting, questions and old entries). */
-export function referenceAt(conversation: Pick<Conversation, 'message' | 'reference'>, index: number): Reference {
+export function referenceAt(
+  conversation: Pick<Conversation, 'message' | 'reference'>,
+  index: number,
+): Reference {
   const slot = referenceSlots(conversation.message).get(index);
   return slot === undefined ? EMPTY_REFERENCE : toReference(conversation.reference[slot]);
 }
 
 /** The messages a new question sends: the history (greeting included, the server drops it) + the question. */
-export function withQuestion(history: readonly ChatMessage[], content: string, id: string = newId()): ChatMessage[] {
+export function withQuestion(
+  history: readonly ChatMessage[],
+  content: string,
+  id: string = newId(),
+): ChatMessage[] {
   return [...history, { role: 'user', content, id }];
 }
 

@@ -12,9 +12,27 @@ import {
 describe('freedom presets (API.md §8, SPEC §9)', () => {
   it('have the contract values, precise being the default', () => {
     expect(DEFAULT_PRESET).toBe('precise');
-    expect(PRESET_VALUES.improvise).toEqual({ temperature: 0.8, top_p: 0.9, frequency_penalty: 0.1, presence_penalty: 0.1, max_tokens: 4096 });
-    expect(PRESET_VALUES.precise).toEqual({ temperature: 0.2, top_p: 0.75, frequency_penalty: 0.5, presence_penalty: 0.5, max_tokens: 4096 });
-    expect(PRESET_VALUES.balance).toEqual({ temperature: 0.5, top_p: 0.85, frequency_penalty: 0.3, presence_penalty: 0.2, max_tokens: 4096 });
+    expect(PRESET_VALUES.improvise).toEqual({
+      temperature: 0.8,
+      top_p: 0.9,
+      frequency_penalty: 0.1,
+      presence_penalty: 0.1,
+      max_tokens: 4096,
+    });
+    expect(PRESET_VALUES.precise).toEqual({
+      temperature: 0.2,
+      top_p: 0.75,
+      frequency_penalty: 0.5,
+      presence_penalty: 0.5,
+      max_tokens: 4096,
+    });
+    expect(PRESET_VALUES.balance).toEqual({
+      temperature: 0.5,
+      top_p: 0.85,
+      frequency_penalty: 0.3,
+      presence_penalty: 0.2,
+      max_tokens: 4096,
+    });
     expect(DEFAULT_MAX_TOKENS).toBe(512);
     expect(DEFAULT_SIMILARITY_THRESHOLD).toBe(0.2);
   });
@@ -22,7 +40,9 @@ describe('freedom presets (API.md §8, SPEC §9)', () => {
   it('are recognized from stored values (max tokens aside), anything else is custom', () => {
     expect(presetOf({ ...PRESET_VALUES.balance, max_tokens: 512 })).toBe('balance');
     expect(presetOf(PRESET_VALUES.improvise)).toBe('improvise');
-    expect(presetOf({ temperature: 0.1, top_p: 0.3, frequency_penalty: 0.7, presence_penalty: 0.4 })).toBe('custom');
+    expect(presetOf({ temperature: 0.1, top_p: 0.3, frequency_penalty: 0.7, presence_penalty: 0.4 })).toBe(
+      'custom',
+    );
     expect(presetOf({})).toBe('custom');
   });
 });

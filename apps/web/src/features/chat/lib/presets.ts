@@ -19,7 +19,13 @@ export const LLM_PARAMETERS: readonly LlmParameter[] = [
 ];
 
 export const PRESET_VALUES: Record<FreedomPreset, Required<LlmSetting>> = {
-  improvise: { temperature: 0.8, top_p: 0.9, frequency_penalty: 0.1, presence_penalty: 0.1, max_tokens: 4096 },
+  improvise: {
+    temperature: 0.8,
+    top_p: 0.9,
+    frequency_penalty: 0.1,
+    presence_penalty: 0.1,
+    max_tokens: 4096,
+  },
   precise: { temperature: 0.2, top_p: 0.75, frequency_penalty: 0.5, presence_penalty: 0.5, max_tokens: 4096 },
   balance: { temperature: 0.5, top_p: 0.85, frequency_penalty: 0.3, presence_penalty: 0.2, max_tokens: 4096 },
 };

@@ -3,13 +3,22 @@ import { cleanParameters, knowledgeProblem, promptVariables, variableProblems } 
 
 describe('prompt variables (SPEC §5)', () => {
   it('finds the {variables} a prompt uses', () => {
-    expect(promptVariables('Use {knowledge} for {user_name}; {knowledge} again, not { spaced } or {}')).toEqual(['knowledge', 'user_name']);
+    expect(
+      promptVariables('Use {knowledge} for {user_name}; {knowledge} again, not { spaced } or {}'),
+    ).toEqual(['knowledge', 'user_name']);
   });
 
   it('requires every required variable in curly braces in the prompt', () => {
     const system = 'Answer {user} from {knowledge}.';
-    expect(variableProblems(system, [{ key: 'knowledge', optional: false }, { key: 'user', optional: false }])).toEqual([]);
-    expect(variableProblems(system, [{ key: 'topic', optional: false }])).toEqual([{ kind: 'notInPrompt', row: 0, key: 'topic' }]);
+    expect(
+      variableProblems(system, [
+        { key: 'knowledge', optional: false },
+        { key: 'user', optional: false },
+      ]),
+    ).toEqual([]);
+    expect(variableProblems(system, [{ key: 'topic', optional: false }])).toEqual([
+      { kind: 'notInPrompt', row: 0, key: 'topic' },
+    ]);
     // "topic" written without braces does not count.
     expect(variableProblems('About topic: {knowledge}', [{ key: 'topic', optional: false }])).toHaveLength(1);
     // An optional variable may be left out.
@@ -42,8 +51,11 @@ describe('prompt variables (SPEC §5)', () => {
   });
 
   it('sends trimmed keys and drops empty rows', () => {
-    expect(cleanParameters([{ key: ' knowledge ', optional: false }, { key: '', optional: true }])).toEqual([
-      { key: 'knowledge', optional: false },
-    ]);
+    expect(
+      cleanParameters([
+        { key: ' knowledge ', optional: false },
+        { key: '', optional: true },
+      ]),
+    ).toEqual([{ key: 'knowledge', optional: false }]);
   });
 });

@@ -4,12 +4,30 @@ import type { ChatStats } from '@lectern/shared';
 import { defaultRange, overviewOf, seriesOf, statsQuery } from './stats';
 
 const stats: ChatStats = {
-  pv: [['Mon, 05 May 2025 00:00:00 GMT', 3], ['Wed, 07 May 2025 00:00:00 GMT', 2]],
-  uv: [['Mon, 05 May 2025 00:00:00 GMT', 2], ['Wed, 07 May 2025 00:00:00 GMT', 1]],
-  speed: [['Mon, 05 May 2025 00:00:00 GMT', 30], ['Wed, 07 May 2025 00:00:00 GMT', 10]],
-  tokens: [['Mon, 05 May 2025 00:00:00 GMT', 1.5], ['Wed, 07 May 2025 00:00:00 GMT', 0.5]],
-  round: [['Mon, 05 May 2025 00:00:00 GMT', 2], ['Wed, 07 May 2025 00:00:00 GMT', 1]],
-  thumb_up: [['Mon, 05 May 2025 00:00:00 GMT', 1], ['Wed, 07 May 2025 00:00:00 GMT', 0]],
+  pv: [
+    ['Mon, 05 May 2025 00:00:00 GMT', 3],
+    ['Wed, 07 May 2025 00:00:00 GMT', 2],
+  ],
+  uv: [
+    ['Mon, 05 May 2025 00:00:00 GMT', 2],
+    ['Wed, 07 May 2025 00:00:00 GMT', 1],
+  ],
+  speed: [
+    ['Mon, 05 May 2025 00:00:00 GMT', 30],
+    ['Wed, 07 May 2025 00:00:00 GMT', 10],
+  ],
+  tokens: [
+    ['Mon, 05 May 2025 00:00:00 GMT', 1.5],
+    ['Wed, 07 May 2025 00:00:00 GMT', 0.5],
+  ],
+  round: [
+    ['Mon, 05 May 2025 00:00:00 GMT', 2],
+    ['Wed, 07 May 2025 00:00:00 GMT', 1],
+  ],
+  thumb_up: [
+    ['Mon, 05 May 2025 00:00:00 GMT', 1],
+    ['Wed, 07 May 2025 00:00:00 GMT', 0],
+  ],
 };
 
 describe('statistics', () => {
@@ -33,7 +51,21 @@ describe('statistics', () => {
   });
 
   it('sum up an overview', () => {
-    expect(overviewOf(stats)).toEqual({ messages: 5, activeUsers: 2, tokens: 2, speed: 20, rounds: 1.5, thumbUp: 1 });
-    expect(overviewOf(undefined)).toEqual({ messages: 0, activeUsers: 0, tokens: 0, speed: 0, rounds: 0, thumbUp: 0 });
+    expect(overviewOf(stats)).toEqual({
+      messages: 5,
+      activeUsers: 2,
+      tokens: 2,
+      speed: 20,
+      rounds: 1.5,
+      thumbUp: 1,
+    });
+    expect(overviewOf(undefined)).toEqual({
+      messages: 0,
+      activeUsers: 0,
+      tokens: 0,
+      speed: 0,
+      rounds: 0,
+      thumbUp: 0,
+    });
   });
 });

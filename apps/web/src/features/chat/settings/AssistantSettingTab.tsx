@@ -27,7 +27,11 @@ function AvatarInput({ value, onChange }: { value?: string; onChange?: (v: strin
         <Button icon={<UploadOutlined />}>{t('chat.uploadAvatar')}</Button>
       </Upload>
       {value && (
-        <Button icon={<DeleteOutlined />} onClick={() => onChange?.('')} aria-label={t('chat.removeAvatar')} />
+        <Button
+          icon={<DeleteOutlined />}
+          onClick={() => onChange?.('')}
+          aria-label={t('chat.removeAvatar')}
+        />
       )}
     </Space>
   );
@@ -61,7 +65,6 @@ export function AssistantSettingTab() {
   const kbs = useAllKbs();
   const noKb = kbIds.length === 0;
 
-
   const byId = new Map((kbs.data ?? []).map((kb) => [kb.id, kb]));
   const models = [...new Set(kbIds.map((id) => byId.get(id)?.embd_id).filter(Boolean))];
 
@@ -83,11 +86,18 @@ export function AssistantSettingTab() {
       <Form.Item name="language" label={t('chat.language')}>
         <Select
           style={{ maxWidth: 240 }}
-          options={KB_LANGUAGES.map((l) => ({ value: l, label: t(l === 'English' ? 'chat.english' : 'chat.chinese') }))}
+          options={KB_LANGUAGES.map((l) => ({
+            value: l,
+            label: t(l === 'English' ? 'chat.english' : 'chat.chinese'),
+          }))}
         />
       </Form.Item>
       <Form.Item name="empty_response" label={t('chat.emptyResponse')} tooltip={t('chat.emptyResponseTip')}>
-        <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} disabled={noKb} placeholder={noKb ? t('chat.emptyResponseNoKb') : undefined} />
+        <Input.TextArea
+          autoSize={{ minRows: 2, maxRows: 5 }}
+          disabled={noKb}
+          placeholder={noKb ? t('chat.emptyResponseNoKb') : undefined}
+        />
       </Form.Item>
       <Form.Item name="prologue" label={t('chat.prologue')} tooltip={t('chat.prologueTip')}>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 5 }} />
@@ -99,12 +109,17 @@ export function AssistantSettingTab() {
         rules={[
           {
             validator: async (_, value: string[] | undefined) => {
-              if ((value ?? []).length === 0 && !tavily.trim()) throw new Error(t('chat.knowledgeBasesRequired'));
+              if ((value ?? []).length === 0 && !tavily.trim())
+                throw new Error(t('chat.knowledgeBasesRequired'));
             },
           },
         ]}
         dependencies={['tavily_api_key']}
-        extra={models.length > 1 ? <Alert type="warning" showIcon title={t('chat.embeddingMismatch')} style={{ marginTop: 4 }} /> : undefined}
+        extra={
+          models.length > 1 ? (
+            <Alert type="warning" showIcon title={t('chat.embeddingMismatch')} style={{ marginTop: 4 }} />
+          ) : undefined
+        }
       >
         <Select
           mode="multiple"

@@ -26,7 +26,12 @@ const FIELD_TAB: Record<string, TabKey> = {
   rerank_id: 'prompt',
   llm_id: 'model',
   preset: 'model',
-  ...Object.fromEntries(LLM_PARAMETERS.flatMap((p) => [[p, 'model'], [`${p}_enabled`, 'model']])),
+  ...Object.fromEntries(
+    LLM_PARAMETERS.flatMap((p) => [
+      [p, 'model'],
+      [`${p}_enabled`, 'model'],
+    ]),
+  ),
 };
 
 /**
@@ -97,7 +102,8 @@ export function DialogConfigModal({
   // A new assistant uses the tenant's default chat model once it is known.
   const defaultLlm = tenant.data?.llm_id ?? '';
   useEffect(() => {
-    if (open && !dialog && defaultLlm && !form.getFieldValue('llm_id')) form.setFieldValue('llm_id', defaultLlm);
+    if (open && !dialog && defaultLlm && !form.getFieldValue('llm_id'))
+      form.setFieldValue('llm_id', defaultLlm);
   }, [open, dialog, defaultLlm, form]);
 
   const submit = async (values: DialogFormValues) => {
@@ -126,7 +132,14 @@ export function DialogConfigModal({
       styles={{ body: { maxHeight: '70vh', overflowY: 'auto', paddingRight: 8 } }}
     >
       {serverError && (
-        <Alert type="error" showIcon title={serverError} style={{ marginBottom: 12 }} closable onClose={() => setServerError(null)} />
+        <Alert
+          type="error"
+          showIcon
+          title={serverError}
+          style={{ marginBottom: 12 }}
+          closable
+          onClose={() => setServerError(null)}
+        />
       )}
       <Form
         form={form}
@@ -149,7 +162,12 @@ export function DialogConfigModal({
           activeKey={tab}
           onChange={(k) => setTab(k as TabKey)}
           items={[
-            { key: 'assistant', label: t('chat.tabAssistant'), forceRender: true, children: <AssistantSettingTab /> },
+            {
+              key: 'assistant',
+              label: t('chat.tabAssistant'),
+              forceRender: true,
+              children: <AssistantSettingTab />,
+            },
             { key: 'prompt', label: t('chat.tabPrompt'), forceRender: true, children: <PromptEngineTab /> },
             { key: 'model', label: t('chat.tabModel'), forceRender: true, children: <ModelSettingTab /> },
           ]}

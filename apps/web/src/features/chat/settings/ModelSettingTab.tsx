@@ -35,15 +35,24 @@ function ParameterRow({ name }: { name: LlmParameter }) {
               {
                 validator: async (_, value: unknown) => {
                   if (!form.getFieldValue(enabledKey(name))) return;
-                  if (value === null || value === undefined || value === '') throw new Error(t('chat.parameterRequired', { name: t(label) }));
-                  if (typeof value !== 'number' || Number.isNaN(value)) throw new Error(t('chat.parameterNumber', { name: t(label) }));
+                  if (value === null || value === undefined || value === '')
+                    throw new Error(t('chat.parameterRequired', { name: t(label) }));
+                  if (typeof value !== 'number' || Number.isNaN(value))
+                    throw new Error(t('chat.parameterNumber', { name: t(label) }));
                   if (name === 'max_tokens' && value < 0) throw new Error(t('chat.maxTokensMin'));
                 },
               },
             ]}
           >
             {name === 'max_tokens' ? (
-              <InputNumber min={0} step={1} precision={0} disabled={!enabled} style={{ width: 160 }} aria-label={t(label)} />
+              <InputNumber
+                min={0}
+                step={1}
+                precision={0}
+                disabled={!enabled}
+                style={{ width: 160 }}
+                aria-label={t(label)}
+              />
             ) : (
               <SliderInput label={t(label)} />
             )}
@@ -61,12 +70,20 @@ export function ModelSettingTab() {
   const chat = useModelList('chat');
   const options = Object.entries(chat.data ?? {}).map(([factory, models]) => ({
     label: factory,
-    options: models.map((m) => ({ value: `${m.llm_name}@${factory}`, label: callableModelName(m.llm_name), disabled: m.available === false })),
+    options: models.map((m) => ({
+      value: `${m.llm_name}@${factory}`,
+      label: callableModelName(m.llm_name),
+      disabled: m.available === false,
+    })),
   }));
 
   return (
     <>
-      <Form.Item name="llm_id" label={t('chat.model')} rules={[{ required: true, message: t('chat.modelRequired') }]}>
+      <Form.Item
+        name="llm_id"
+        label={t('chat.model')}
+        rules={[{ required: true, message: t('chat.modelRequired') }]}
+      >
         <Select
           showSearch
           options={options}

@@ -26,7 +26,14 @@ export function SliderInput({
   return (
     <Row gutter={12} align="middle">
       <Col flex="auto">
-        <Slider min={min} max={max} step={step} value={value} onChange={(v) => onChange?.(v)} aria-label={label} />
+        <Slider
+          min={min}
+          max={max}
+          step={step}
+          value={value}
+          onChange={(v) => onChange?.(v)}
+          aria-label={label}
+        />
       </Col>
       <Col flex="96px">
         <InputNumber
@@ -58,7 +65,11 @@ export function PromptEngineTab() {
   const rerank = useModelList('rerank');
   const rerankOptions = Object.entries(rerank.data ?? {}).map(([factory, models]) => ({
     label: factory,
-    options: models.map((m) => ({ value: `${m.llm_name}@${factory}`, label: callableModelName(m.llm_name), disabled: m.available === false })),
+    options: models.map((m) => ({
+      value: `${m.llm_name}@${factory}`,
+      label: callableModelName(m.llm_name),
+      disabled: m.available === false,
+    })),
   }));
 
   return (
@@ -73,7 +84,8 @@ export function PromptEngineTab() {
           {
             validator: async (_, value: string | undefined) => {
               const hasSource =
-                (form.getFieldValue('kb_ids') ?? []).length > 0 || String(form.getFieldValue('tavily_api_key') ?? '').trim() !== '';
+                (form.getFieldValue('kb_ids') ?? []).length > 0 ||
+                String(form.getFieldValue('tavily_api_key') ?? '').trim() !== '';
               const problem = knowledgeProblem(value ?? '', hasSource);
               if (problem === 'missing') throw new Error(t('chat.knowledgeSlotMissing'));
               if (problem === 'unused') throw new Error(t('chat.knowledgeSlotUnused'));
@@ -101,7 +113,11 @@ export function PromptEngineTab() {
         <VariablesInput />
       </Form.Item>
 
-      <Form.Item name="similarity_threshold" label={t('chat.similarityThreshold')} tooltip={t('chat.similarityThresholdTip')}>
+      <Form.Item
+        name="similarity_threshold"
+        label={t('chat.similarityThreshold')}
+        tooltip={t('chat.similarityThresholdTip')}
+      >
         <SliderInput label={t('chat.similarityThreshold')} />
       </Form.Item>
       <Form.Item
@@ -119,14 +135,25 @@ export function PromptEngineTab() {
         <SliderInput label={t('chat.topK')} min={1} max={2048} step={1} />
       </Form.Item>
       <Form.Item name="rerank_id" label={t('chat.rerankModel')} tooltip={t('chat.rerankModelTip')}>
-        <Select allowClear options={rerankOptions} loading={rerank.isPending} placeholder={t('chat.noRerank')} />
+        <Select
+          allowClear
+          options={rerankOptions}
+          loading={rerank.isPending}
+          placeholder={t('chat.noRerank')}
+        />
       </Form.Item>
     </>
   );
 }
 
 /** The variable list: key and "optional" per row; add and remove rows. */
-function VariablesInput({ value = [], onChange }: { value?: PromptParameter[]; onChange?: (v: PromptParameter[]) => void }) {
+function VariablesInput({
+  value = [],
+  onChange,
+}: {
+  value?: PromptParameter[];
+  onChange?: (v: PromptParameter[]) => void;
+}) {
   const { t } = useTranslation();
   const set = (i: number, patch: Partial<PromptParameter>) =>
     onChange?.(value.map((p, k) => (k === i ? { ...p, ...patch } : p)));
@@ -163,7 +190,11 @@ function VariablesInput({ value = [], onChange }: { value?: PromptParameter[]; o
           </Col>
         </Row>
       ))}
-      <Button icon={<PlusOutlined />} onClick={() => onChange?.([...value, { key: '', optional: true }])} style={{ alignSelf: 'flex-start' }}>
+      <Button
+        icon={<PlusOutlined />}
+        onClick={() => onChange?.([...value, { key: '', optional: true }])}
+        style={{ alignSelf: 'flex-start' }}
+      >
         {t('chat.addVariable')}
       </Button>
     </div>

@@ -11,7 +11,14 @@ function AvatarInput({ value, onChange }: { value?: string | null; onChange?: (v
   const { t } = useTranslation();
   return (
     <Space align="center" size="large">
-      <Avatar shape="square" size={64} src={value || undefined} icon={<DatabaseOutlined />} alt={t('knowledge.photo')} data-testid="kb-avatar" />
+      <Avatar
+        shape="square"
+        size={64}
+        src={value || undefined}
+        icon={<DatabaseOutlined />}
+        alt={t('knowledge.photo')}
+        data-testid="kb-avatar"
+      />
       <Upload
         accept="image/*"
         showUploadList={false}
@@ -38,8 +45,13 @@ export function IdentityFields({ kb }: { kb: KbDetail }) {
   const { t } = useTranslation();
   const models = useEmbeddingModels();
   const locked = kb.chunk_num > 0;
-  const options = (models.data ?? []).map((m) => ({ value: m.value, label: `${m.label} (${m.factory})`, disabled: !m.available }));
-  if (kb.embd_id && !options.some((o) => o.value === kb.embd_id)) options.unshift({ value: kb.embd_id, label: kb.embd_id, disabled: false });
+  const options = (models.data ?? []).map((m) => ({
+    value: m.value,
+    label: `${m.label} (${m.factory})`,
+    disabled: !m.available,
+  }));
+  if (kb.embd_id && !options.some((o) => o.value === kb.embd_id))
+    options.unshift({ value: kb.embd_id, label: kb.embd_id, disabled: false });
 
   return (
     <>
@@ -52,7 +64,8 @@ export function IdentityFields({ kb }: { kb: KbDetail }) {
             validator: async (_, value: string | undefined) => {
               const problem = kbNameProblem(value);
               if (problem === 'required') throw new Error(t('knowledge.nameRequired'));
-              if (problem === 'tooLong') throw new Error(t('knowledge.nameTooLong', { max: KB_NAME_LIMIT_BYTES }));
+              if (problem === 'tooLong')
+                throw new Error(t('knowledge.nameTooLong', { max: KB_NAME_LIMIT_BYTES }));
             },
           },
         ]}
@@ -68,18 +81,26 @@ export function IdentityFields({ kb }: { kb: KbDetail }) {
       <Form.Item name="language" label={t('knowledge.language')}>
         <Select
           style={{ maxWidth: 240 }}
-          options={KB_LANGUAGES.map((l) => ({ value: l, label: t(l === 'English' ? 'knowledge.english' : 'knowledge.chinese') }))}
+          options={KB_LANGUAGES.map((l) => ({
+            value: l,
+            label: t(l === 'English' ? 'knowledge.english' : 'knowledge.chinese'),
+          }))}
         />
       </Form.Item>
       <Form.Item name="permission" label={t('knowledge.permissions')} extra={t('knowledge.permissionsHint')}>
         <Radio.Group
-          options={KB_PERMISSIONS.map((p) => ({ value: p, label: t(p === 'team' ? 'knowledge.permissionTeam' : 'knowledge.permissionMe') }))}
+          options={KB_PERMISSIONS.map((p) => ({
+            value: p,
+            label: t(p === 'team' ? 'knowledge.permissionTeam' : 'knowledge.permissionMe'),
+          }))}
         />
       </Form.Item>
       <Form.Item
         name="embd_id"
         label={t('knowledge.embeddingModel')}
-        extra={locked ? t('knowledge.embeddingLocked', { count: kb.chunk_num }) : t('knowledge.embeddingHint')}
+        extra={
+          locked ? t('knowledge.embeddingLocked', { count: kb.chunk_num }) : t('knowledge.embeddingHint')
+        }
       >
         <Select
           style={{ maxWidth: 480 }}

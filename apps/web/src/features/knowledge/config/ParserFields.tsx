@@ -16,10 +16,17 @@ const path = (prefix: Prefix, ...rest: (string | number)[]): NamePath => [...pre
 export function LayoutField({ prefix }: { prefix: Prefix }) {
   const { t } = useTranslation();
   return (
-    <Form.Item name={path(prefix, 'layout_recognize')} label={t('knowledge.layoutRecognize')} extra={t('knowledge.layoutRecognizeHint')}>
+    <Form.Item
+      name={path(prefix, 'layout_recognize')}
+      label={t('knowledge.layoutRecognize')}
+      extra={t('knowledge.layoutRecognizeHint')}
+    >
       <Select
         style={{ maxWidth: 320 }}
-        options={LAYOUT_RECOGNIZERS.map((v) => ({ value: v, label: v === 'DeepDOC' ? 'DeepDOC' : t('knowledge.plainText') }))}
+        options={LAYOUT_RECOGNIZERS.map((v) => ({
+          value: v,
+          label: v === 'DeepDOC' ? 'DeepDOC' : t('knowledge.plainText'),
+        }))}
       />
     </Form.Item>
   );
@@ -32,14 +39,25 @@ export function TaskPageSizeField({ prefix }: { prefix: Prefix }) {
       name={path(prefix, 'task_page_size')}
       label={t('knowledge.taskPageSize')}
       extra={t('knowledge.taskPageSizeHint')}
-      rules={numberRules(t, { ...PARSER_BOUNDS.task_page_size, required: t('knowledge.taskPageSizeRequired') })}
+      rules={numberRules(t, {
+        ...PARSER_BOUNDS.task_page_size,
+        required: t('knowledge.taskPageSizeRequired'),
+      })}
     >
       <InputNumber precision={0} style={{ width: 160 }} />
     </Form.Item>
   );
 }
 
-function DelimiterInput({ value, onChange, id }: { value?: string; onChange?: (v: string) => void; id?: string }) {
+function DelimiterInput({
+  value,
+  onChange,
+  id,
+}: {
+  value?: string;
+  onChange?: (v: string) => void;
+  id?: string;
+}) {
   return (
     <Input
       id={id}
@@ -53,7 +71,11 @@ function DelimiterInput({ value, onChange, id }: { value?: string; onChange?: (v
 export function DelimiterField({ prefix }: { prefix: Prefix }) {
   const { t } = useTranslation();
   return (
-    <Form.Item name={path(prefix, 'delimiter')} label={t('knowledge.delimiter')} extra={t('knowledge.delimiterHint')}>
+    <Form.Item
+      name={path(prefix, 'delimiter')}
+      label={t('knowledge.delimiter')}
+      extra={t('knowledge.delimiterHint')}
+    >
       <DelimiterInput />
     </Form.Item>
   );
@@ -72,7 +94,8 @@ export function PageRangesField({ prefix, form }: { prefix: Prefix; form: FormIn
   const { t } = useTranslation();
   const listName = path(prefix, 'pages') as (string | number)[];
   const ranges = (): PageRange[] => (form.getFieldValue(listName) as PageRange[] | undefined) ?? [];
-  const check = (problem: PageRangeProblem | null) => (problem ? Promise.reject(new Error(t(PROBLEM_KEYS[problem]))) : Promise.resolve());
+  const check = (problem: PageRangeProblem | null) =>
+    problem ? Promise.reject(new Error(t(PROBLEM_KEYS[problem]))) : Promise.resolve();
 
   return (
     <Form.Item label={t('knowledge.pageRanges')} extra={t('knowledge.pageRangesHint')}>
@@ -96,7 +119,10 @@ export function PageRangesField({ prefix, form }: { prefix: Prefix; form: FormIn
                 <Form.Item
                   name={[field.name, 'to']}
                   style={{ marginBottom: 8 }}
-                  dependencies={[[...listName, field.name, 'from'], ...(index > 0 ? [[...listName, index - 1, 'to']] : [])]}
+                  dependencies={[
+                    [...listName, field.name, 'from'],
+                    ...(index > 0 ? [[...listName, index - 1, 'to']] : []),
+                  ]}
                   rules={[{ validator: () => check(toProblem(ranges(), index)) }]}
                 >
                   <InputNumber

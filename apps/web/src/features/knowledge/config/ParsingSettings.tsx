@@ -21,7 +21,11 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
 
   return (
     <>
-      <Form.Item name="parser_id" label={t('knowledge.chunkMethod')} extra={<MethodDescription method={method} />}>
+      <Form.Item
+        name="parser_id"
+        label={t('knowledge.chunkMethod')}
+        extra={<MethodDescription method={method} />}
+      >
         <MethodSelect />
       </Form.Item>
       {uses('chunkTokenNum') && (
@@ -39,12 +43,21 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
       {uses('taskPageSize') && <TaskPageSizeField prefix={P} />}
       {uses('pages') && <PageRangesField prefix={P} form={form} />}
       {uses('html4excel') && (
-        <Form.Item name={[...P, 'html4excel']} label={t('knowledge.html4excel')} extra={t('knowledge.html4excelHint')} valuePropName="checked">
+        <Form.Item
+          name={[...P, 'html4excel']}
+          label={t('knowledge.html4excel')}
+          extra={t('knowledge.html4excelHint')}
+          valuePropName="checked"
+        >
           <Switch />
         </Form.Item>
       )}
       {uses('entityTypes') && (
-        <Form.Item name={[...P, 'entity_types']} label={t('knowledge.entityTypes')} extra={t('knowledge.entityTypesHint')}>
+        <Form.Item
+          name={[...P, 'entity_types']}
+          label={t('knowledge.entityTypes')}
+          extra={t('knowledge.entityTypesHint')}
+        >
           <Select mode="tags" style={{ maxWidth: 640 }} tokenSeparators={[',']} open={false} />
         </Form.Item>
       )}
@@ -78,13 +91,19 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
       )}
       {uses('tags') && (
         <>
-          <Form.Item name={[...P, 'tag_kb_ids']} label={t('knowledge.tagSets')} extra={t('knowledge.tagSetsHint')}>
+          <Form.Item
+            name={[...P, 'tag_kb_ids']}
+            label={t('knowledge.tagSets')}
+            extra={t('knowledge.tagSetsHint')}
+          >
             <Select
               mode="multiple"
               allowClear
               style={{ maxWidth: 480 }}
               loading={tagSets.isPending}
-              options={(tagSets.data ?? []).filter((k) => k.id !== kb.id).map((k) => ({ value: k.id, label: k.name }))}
+              options={(tagSets.data ?? [])
+                .filter((k) => k.id !== kb.id)
+                .map((k) => ({ value: k.id, label: k.name }))}
               notFoundContent={t('knowledge.noTagSets')}
             />
           </Form.Item>

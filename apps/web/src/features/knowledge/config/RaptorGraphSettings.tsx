@@ -13,7 +13,12 @@ export function RaptorSettings({ form }: { form: FormInstance }) {
   const on = Form.useWatch([...R, 'use_raptor'], form) as boolean | undefined;
   return (
     <>
-      <Form.Item name={[...R, 'use_raptor']} label={t('knowledge.useRaptor')} extra={t('knowledge.useRaptorHint')} valuePropName="checked">
+      <Form.Item
+        name={[...R, 'use_raptor']}
+        label={t('knowledge.useRaptor')}
+        extra={t('knowledge.useRaptorHint')}
+        valuePropName="checked"
+      >
         <Switch />
       </Form.Item>
       {on && (
@@ -28,28 +33,40 @@ export function RaptorSettings({ form }: { form: FormInstance }) {
           <Form.Item
             name={[...R, 'max_token']}
             label={t('knowledge.raptorMaxToken')}
-            rules={numberRules(t, { ...PARSER_BOUNDS.raptor_max_token, required: t('knowledge.raptorMaxTokenRequired') })}
+            rules={numberRules(t, {
+              ...PARSER_BOUNDS.raptor_max_token,
+              required: t('knowledge.raptorMaxTokenRequired'),
+            })}
           >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item
             name={[...R, 'threshold']}
             label={t('knowledge.raptorThreshold')}
-            rules={numberRules(t, { ...PARSER_BOUNDS.raptor_threshold, required: t('knowledge.raptorThresholdRequired') })}
+            rules={numberRules(t, {
+              ...PARSER_BOUNDS.raptor_threshold,
+              required: t('knowledge.raptorThresholdRequired'),
+            })}
           >
             <InputNumber step={0.01} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item
             name={[...R, 'max_cluster']}
             label={t('knowledge.raptorMaxCluster')}
-            rules={numberRules(t, { ...PARSER_BOUNDS.raptor_max_cluster, required: t('knowledge.raptorMaxClusterRequired') })}
+            rules={numberRules(t, {
+              ...PARSER_BOUNDS.raptor_max_cluster,
+              required: t('knowledge.raptorMaxClusterRequired'),
+            })}
           >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item
             name={[...R, 'random_seed']}
             label={t('knowledge.raptorRandomSeed')}
-            rules={numberRules(t, { ...PARSER_BOUNDS.raptor_random_seed, required: t('knowledge.raptorRandomSeedRequired') })}
+            rules={numberRules(t, {
+              ...PARSER_BOUNDS.raptor_random_seed,
+              required: t('knowledge.raptorRandomSeedRequired'),
+            })}
           >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
@@ -65,23 +82,49 @@ export function GraphSettings({ form }: { form: FormInstance }) {
   const on = Form.useWatch([...G, 'use_graphrag'], form) as boolean | undefined;
   return (
     <>
-      <Form.Item name={[...G, 'use_graphrag']} label={t('knowledge.useGraphrag')} extra={t('knowledge.useGraphragHint')} valuePropName="checked">
+      <Form.Item
+        name={[...G, 'use_graphrag']}
+        label={t('knowledge.useGraphrag')}
+        extra={t('knowledge.useGraphragHint')}
+        valuePropName="checked"
+      >
         <Switch />
       </Form.Item>
       {on && (
         <>
-          <Form.Item name={[...G, 'method']} label={t('knowledge.graphMethod')} extra={t('knowledge.graphMethodHint')}>
+          <Form.Item
+            name={[...G, 'method']}
+            label={t('knowledge.graphMethod')}
+            extra={t('knowledge.graphMethodHint')}
+          >
             <Radio.Group
-              options={GRAPH_METHODS.map((m) => ({ value: m, label: t(m === 'light' ? 'knowledge.graphLight' : 'knowledge.graphGeneral') }))}
+              options={GRAPH_METHODS.map((m) => ({
+                value: m,
+                label: t(m === 'light' ? 'knowledge.graphLight' : 'knowledge.graphGeneral'),
+              }))}
             />
           </Form.Item>
-          <Form.Item name={[...G, 'entity_types']} label={t('knowledge.entityTypes')} extra={t('knowledge.entityTypesHint')}>
+          <Form.Item
+            name={[...G, 'entity_types']}
+            label={t('knowledge.entityTypes')}
+            extra={t('knowledge.entityTypesHint')}
+          >
             <Select mode="tags" style={{ maxWidth: 640 }} tokenSeparators={[',']} open={false} />
           </Form.Item>
-          <Form.Item name={[...G, 'resolution']} label={t('knowledge.entityResolution')} extra={t('knowledge.entityResolutionHint')} valuePropName="checked">
+          <Form.Item
+            name={[...G, 'resolution']}
+            label={t('knowledge.entityResolution')}
+            extra={t('knowledge.entityResolutionHint')}
+            valuePropName="checked"
+          >
             <Switch />
           </Form.Item>
-          <Form.Item name={[...G, 'community']} label={t('knowledge.communityReports')} extra={t('knowledge.communityReportsHint')} valuePropName="checked">
+          <Form.Item
+            name={[...G, 'community']}
+            label={t('knowledge.communityReports')}
+            extra={t('knowledge.communityReportsHint')}
+            valuePropName="checked"
+          >
             <Switch />
           </Form.Item>
         </>

@@ -39,7 +39,8 @@ export function ChangeParserDialog({ doc, onClose }: { doc: DocumentInfo; onClos
     const cfg = values.parser_config;
     const parserConfig: ParserConfig = {};
     if (isPdf && methodUses(values.parser_id, 'layout')) parserConfig.layout_recognize = cfg.layout_recognize;
-    if (isPdf && methodUses(values.parser_id, 'taskPageSize')) parserConfig.task_page_size = cfg.task_page_size;
+    if (isPdf && methodUses(values.parser_id, 'taskPageSize'))
+      parserConfig.task_page_size = cfg.task_page_size;
     if (isPdf && methodUses(values.parser_id, 'pages')) parserConfig.pages = toPages(cfg.pages);
     if (methodUses(values.parser_id, 'delimiter')) parserConfig.delimiter = cfg.delimiter;
     const result = await change.mutateAsync({ docId: doc.id, parserId: values.parser_id, parserConfig });
@@ -65,14 +66,26 @@ export function ChangeParserDialog({ doc, onClose }: { doc: DocumentInfo; onClos
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ parser_id: doc.parser_id, parser_config: parserValues(doc.parser_id, doc.parser_config) }}
+        initialValues={{
+          parser_id: doc.parser_id,
+          parser_config: parserValues(doc.parser_id, doc.parser_config),
+        }}
         onFinish={submit}
       >
-        <Form.Item name="parser_id" label={t('knowledge.chunkMethod')} extra={<MethodDescription method={method} />}>
+        <Form.Item
+          name="parser_id"
+          label={t('knowledge.chunkMethod')}
+          extra={<MethodDescription method={method} />}
+        >
           <MethodSelect methods={methodsFor(doc)} />
         </Form.Item>
         {doc.chunk_num > 0 && (
-          <Alert type="warning" showIcon style={{ marginBottom: 16 }} title={t('knowledge.changeMethodResets')} />
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            title={t('knowledge.changeMethodResets')}
+          />
         )}
         {isPdf && methodUses(method, 'pages') && <PageRangesField prefix={prefix} form={form} />}
         {isPdf && methodUses(method, 'layout') && <LayoutField prefix={prefix} />}

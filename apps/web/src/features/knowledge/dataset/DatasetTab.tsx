@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { Button, Empty, Input, Modal, Select, Space, Table, Typography } from 'antd';
-import { CheckOutlined, DeleteOutlined, PlayCircleOutlined, StopOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  CheckOutlined,
+  DeleteOutlined,
+  PlayCircleOutlined,
+  StopOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { DocRun, type DocumentInfo, type KbDetail } from '@lectern/shared';
 import {
@@ -71,7 +77,10 @@ export default function DatasetTab({ kb }: { kb: KbDetail }) {
   const confirmDelete = (targets: DocumentInfo[]) => {
     void modal.confirm({
       title: t('knowledge.deleteDocsTitle', { count: targets.length }),
-      content: targets.length === 1 ? t('knowledge.deleteDocConfirm', { name: targets[0].name }) : t('knowledge.deleteDocsConfirm'),
+      content:
+        targets.length === 1
+          ? t('knowledge.deleteDocConfirm', { name: targets[0].name })
+          : t('knowledge.deleteDocsConfirm'),
       okText: t('common.delete'),
       cancelText: t('common.cancel'),
       okButtonProps: { danger: true },
@@ -84,7 +93,10 @@ export default function DatasetTab({ kb }: { kb: KbDetail }) {
   };
 
   const setEnabled = async (targets: DocumentInfo[], enabled: boolean) => {
-    report(await status.mutateAsync({ docIds: targets.map((d) => d.id), status: enabled ? '1' : '0' }), t('message.modified'));
+    report(
+      await status.mutateAsync({ docIds: targets.map((d) => d.id), status: enabled ? '1' : '0' }),
+      t('message.modified'),
+    );
   };
 
   const onAction = (action: DocAction, doc: DocumentInfo) => {
@@ -127,7 +139,9 @@ export default function DatasetTab({ kb }: { kb: KbDetail }) {
         <div style={{ flex: 1 }} />
         {selectedDocs.length > 0 && (
           <Space wrap role="group" aria-label={t('knowledge.batchActions')}>
-            <Typography.Text type="secondary">{t('knowledge.selected', { count: selectedDocs.length })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('knowledge.selected', { count: selectedDocs.length })}
+            </Typography.Text>
             <Button icon={<CheckOutlined />} onClick={() => void setEnabled(selectedDocs, true)}>
               {t('knowledge.enable')}
             </Button>
@@ -156,7 +170,11 @@ export default function DatasetTab({ kb }: { kb: KbDetail }) {
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
         locale={{
           emptyText: (
-            <Empty description={keywords || runStatus.length > 0 ? t('knowledge.noDocsMatch') : t('knowledge.noDocs')} />
+            <Empty
+              description={
+                keywords || runStatus.length > 0 ? t('knowledge.noDocsMatch') : t('knowledge.noDocs')
+              }
+            />
           ),
         }}
         pagination={{
@@ -180,7 +198,9 @@ export default function DatasetTab({ kb }: { kb: KbDetail }) {
           count={dialog.docs.length}
           pending={run.isPending}
           onClose={() => setDialog(null)}
-          onRun={(clear) => void startRun({ docIds: dialog.docs.map((d) => d.id), run: DocRun.RUNNING, delete: clear })}
+          onRun={(clear) =>
+            void startRun({ docIds: dialog.docs.map((d) => d.id), run: DocRun.RUNNING, delete: clear })
+          }
         />
       )}
     </div>

@@ -32,13 +32,34 @@ const BY_SUFFIX: Record<string, React.ReactNode> = {
 /** The document's thumbnail when it has one, else an icon for its type. */
 export function DocIcon({ doc }: { doc: Pick<DocumentInfo, 'thumbnail' | 'suffix' | 'type'> }) {
   const [broken, setBroken] = useState(false);
-  const box = { width: 24, height: 24, display: 'inline-flex', alignItems: 'center', justifyContent: 'center', fontSize: 20, flex: 'none' } as const;
+  const box = {
+    width: 24,
+    height: 24,
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    fontSize: 20,
+    flex: 'none',
+  } as const;
   if (doc.thumbnail && !broken) {
-    return <img src={doc.thumbnail} alt="" style={{ ...box, objectFit: 'cover', borderRadius: 2, border: '1px solid rgba(128, 128, 128, 0.35)' }} onError={() => setBroken(true)} />;
+    return (
+      <img
+        src={doc.thumbnail}
+        alt=""
+        style={{ ...box, objectFit: 'cover', borderRadius: 2, border: '1px solid rgba(128, 128, 128, 0.35)' }}
+        onError={() => setBroken(true)}
+      />
+    );
   }
   const icon =
     BY_SUFFIX[doc.suffix] ??
-    (doc.type === 'visual' ? <FileImageOutlined /> : doc.type === 'aural' ? <SoundOutlined /> : <FileOutlined />);
+    (doc.type === 'visual' ? (
+      <FileImageOutlined />
+    ) : doc.type === 'aural' ? (
+      <SoundOutlined />
+    ) : (
+      <FileOutlined />
+    ));
   return (
     <span style={box} aria-hidden>
       {icon}

@@ -33,7 +33,12 @@ export function MetadataDialog({ doc, onClose }: { doc: DocumentInfo; onClose: (
       onOk={() => form.submit()}
       onCancel={onClose}
     >
-      <Form form={form} layout="vertical" initialValues={{ meta: metaText(doc.meta_fields) }} onFinish={submit}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ meta: metaText(doc.meta_fields) }}
+        onFinish={submit}
+      >
         <Form.Item
           name="meta"
           label={t('knowledge.metadata')}
@@ -43,14 +48,19 @@ export function MetadataDialog({ doc, onClose }: { doc: DocumentInfo; onClose: (
               validator: async (_, value: string | undefined) => {
                 const problem = metaProblem(value ?? '');
                 if (!problem) return;
-                if (problem.kind === 'syntax') throw new Error(t('knowledge.metaSyntax', { detail: problem.detail }));
+                if (problem.kind === 'syntax')
+                  throw new Error(t('knowledge.metaSyntax', { detail: problem.detail }));
                 if (problem.kind === 'notObject') throw new Error(t('knowledge.metaNotObject'));
                 throw new Error(t('knowledge.metaBadValue', { key: problem.key }));
               },
             },
           ]}
         >
-          <Input.TextArea autoSize={{ minRows: 8, maxRows: 20 }} spellCheck={false} style={{ fontFamily: 'monospace' }} />
+          <Input.TextArea
+            autoSize={{ minRows: 8, maxRows: 20 }}
+            spellCheck={false}
+            style={{ fontFamily: 'monospace' }}
+          />
         </Form.Item>
       </Form>
     </Modal>

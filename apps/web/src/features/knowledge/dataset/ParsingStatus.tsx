@@ -20,7 +20,9 @@ function ProgressLog({ doc }: { doc: DocumentInfo }) {
     <div style={{ maxWidth: 520 }}>
       <Space orientation="vertical" size={2} style={{ marginBottom: 8 }}>
         {doc.process_begin_at && (
-          <Typography.Text type="secondary">{t('knowledge.beganAt', { time: doc.process_begin_at })}</Typography.Text>
+          <Typography.Text type="secondary">
+            {t('knowledge.beganAt', { time: doc.process_begin_at })}
+          </Typography.Text>
         )}
         {doc.process_duration > 0 && (
           <Typography.Text type="secondary">
@@ -32,7 +34,15 @@ function ProgressLog({ doc }: { doc: DocumentInfo }) {
         <Typography.Text type="secondary">{t('knowledge.noLog')}</Typography.Text>
       ) : (
         <ol
-          style={{ margin: 0, paddingLeft: 0, listStyle: 'none', maxHeight: 320, overflow: 'auto', fontFamily: 'monospace', fontSize: 12 }}
+          style={{
+            margin: 0,
+            paddingLeft: 0,
+            listStyle: 'none',
+            maxHeight: 320,
+            overflow: 'auto',
+            fontFamily: 'monospace',
+            fontSize: 12,
+          }}
           aria-label={t('knowledge.progressLog')}
         >
           {lines.map((line, i) => (
@@ -60,7 +70,11 @@ export function ParsingStatus({ doc }: { doc: DocumentInfo }) {
           {t(`knowledge.run.${key}`)}
           {running ? ` ${percent}%` : ''}
         </Tag>
-        <Popover title={t('knowledge.progressLog')} content={<ProgressLog doc={doc} />} trigger={['hover', 'click']}>
+        <Popover
+          title={t('knowledge.progressLog')}
+          content={<ProgressLog doc={doc} />}
+          trigger={['hover', 'click']}
+        >
           <Button
             type="text"
             size="small"
@@ -69,9 +83,21 @@ export function ParsingStatus({ doc }: { doc: DocumentInfo }) {
           />
         </Popover>
       </Space>
-      {running && <Progress percent={percent} size="small" showInfo={false} status="active" aria-label={t('knowledge.progressAria', { percent })} />}
+      {running && (
+        <Progress
+          percent={percent}
+          size="small"
+          showInfo={false}
+          status="active"
+          aria-label={t('knowledge.progressAria', { percent })}
+        />
+      )}
       {(running || key === 'fail') && (
-        <Typography.Text type={key === 'fail' ? 'danger' : 'secondary'} style={{ fontSize: 12 }} ellipsis={{ tooltip: true }}>
+        <Typography.Text
+          type={key === 'fail' ? 'danger' : 'secondary'}
+          style={{ fontSize: 12 }}
+          ellipsis={{ tooltip: true }}
+        >
           {lastLogLine(doc.progress_msg)}
         </Typography.Text>
       )}

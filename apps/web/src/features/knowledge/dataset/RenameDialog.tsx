@@ -45,7 +45,8 @@ export function RenameDialog({ doc, onClose }: { doc: DocumentInfo; onClose: () 
               validator: async (_, value: string | undefined) => {
                 const { problem } = renamedDocument(value ?? '', ext);
                 if (problem === 'required') throw new Error(t('knowledge.docNameRequired'));
-                if (problem === 'tooLong') throw new Error(t('knowledge.docNameTooLong', { max: DOC_NAME_LIMIT_BYTES }));
+                if (problem === 'tooLong')
+                  throw new Error(t('knowledge.docNameTooLong', { max: DOC_NAME_LIMIT_BYTES }));
               },
             },
           ]}

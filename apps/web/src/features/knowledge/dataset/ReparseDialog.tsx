@@ -27,7 +27,11 @@ export function ReparseDialog({
       onCancel={onClose}
     >
       <Typography.Paragraph id="reparse-question">{t('knowledge.reparseQuestion')}</Typography.Paragraph>
-      <Radio.Group value={clear} onChange={(e) => setClear(e.target.value as boolean)} aria-labelledby="reparse-question">
+      <Radio.Group
+        value={clear}
+        onChange={(e) => setClear(e.target.value as boolean)}
+        aria-labelledby="reparse-question"
+      >
         <Space orientation="vertical">
           <Radio value={true}>{t('knowledge.reparseClear')}</Radio>
           <Radio value={false}>{t('knowledge.reparseKeep')}</Radio>

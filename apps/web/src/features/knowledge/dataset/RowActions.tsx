@@ -23,7 +23,13 @@ export function primaryAction(doc: Pick<DocumentInfo, 'run'>): 'run' | 'cancel' 
   return 'reparse';
 }
 
-export function RowActions({ doc, onAction }: { doc: DocumentInfo; onAction: (action: DocAction, doc: DocumentInfo) => void }) {
+export function RowActions({
+  doc,
+  onAction,
+}: {
+  doc: DocumentInfo;
+  onAction: (action: DocAction, doc: DocumentInfo) => void;
+}) {
   const { t } = useTranslation();
   const primary = primaryAction(doc);
   const icons = { run: <PlayCircleOutlined />, cancel: <StopOutlined />, reparse: <SyncOutlined /> };
@@ -35,7 +41,12 @@ export function RowActions({ doc, onAction }: { doc: DocumentInfo; onAction: (ac
   return (
     <Space size={0}>
       <Tooltip title={labels[primary]}>
-        <Button type="text" icon={icons[primary]} aria-label={labels[primary]} onClick={() => onAction(primary, doc)} />
+        <Button
+          type="text"
+          icon={icons[primary]}
+          aria-label={labels[primary]}
+          onClick={() => onAction(primary, doc)}
+        />
       </Tooltip>
       <Dropdown
         trigger={['click']}
@@ -50,7 +61,11 @@ export function RowActions({ doc, onAction }: { doc: DocumentInfo; onAction: (ac
           onClick: ({ key }) => onAction(key as DocAction, doc),
         }}
       >
-        <Button type="text" icon={<MoreOutlined />} aria-label={t('knowledge.moreActions', { name: doc.name })} />
+        <Button
+          type="text"
+          icon={<MoreOutlined />}
+          aria-label={t('knowledge.moreActions', { name: doc.name })}
+        />
       </Dropdown>
     </Space>
   );

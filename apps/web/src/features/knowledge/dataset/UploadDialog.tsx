@@ -6,7 +6,13 @@ import { DocRun, formatBytes, UPLOAD_LIMITS, type DocumentInfo } from '@lectern/
 import { useRunDocuments, useUploadDocuments } from '../../../api/document';
 import { feedback } from '../../../api/feedback';
 import { alreadyShown } from '../../../api/request';
-import { ACCEPT_ATTRIBUTE, checkBatch, fileProblem, refusedByServer, type FileProblem } from '../upload-limits';
+import {
+  ACCEPT_ATTRIBUTE,
+  checkBatch,
+  fileProblem,
+  refusedByServer,
+  type FileProblem,
+} from '../upload-limits';
 
 type UploadState = 'ready' | 'uploading' | 'failed' | 'uploaded';
 
@@ -96,7 +102,13 @@ export function UploadDialog({ kbId, onClose }: { kbId: string; onClose: () => v
         <Button key="close" onClick={onClose}>
           {t('knowledge.close')}
         </Button>,
-        <Button key="upload" type="primary" loading={busy} disabled={ready.length === 0 || tooMany} onClick={() => void send()}>
+        <Button
+          key="upload"
+          type="primary"
+          loading={busy}
+          disabled={ready.length === 0 || tooMany}
+          onClick={() => void send()}
+        >
           {t('knowledge.uploadAction', { count: ready.length })}
         </Button>,
       ]}
@@ -120,7 +132,14 @@ export function UploadDialog({ kbId, onClose }: { kbId: string; onClose: () => v
         <Switch id="parse-on-creation" checked={parseOnCreation} onChange={setParseOnCreation} />
         <label htmlFor="parse-on-creation">{t('knowledge.parseOnCreation')}</label>
       </Space>
-      {tooMany && <Alert type="error" showIcon title={t('knowledge.uploadTooMany', limit)} style={{ marginBottom: 12 }} />}
+      {tooMany && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('knowledge.uploadTooMany', limit)}
+          style={{ marginBottom: 12 }}
+        />
+      )}
       {entries.length > 0 && (
         <List
           size="small"

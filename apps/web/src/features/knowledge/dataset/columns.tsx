@@ -35,7 +35,9 @@ export function useDocumentColumns(
       title: t('knowledge.col.uploadDate'),
       dataIndex: 'create_time',
       width: 170,
-      render: (ms: number) => <time dateTime={new Date(ms).toISOString()}>{dayjs(ms).format('YYYY-MM-DD HH:mm:ss')}</time>,
+      render: (ms: number) => (
+        <time dateTime={new Date(ms).toISOString()}>{dayjs(ms).format('YYYY-MM-DD HH:mm:ss')}</time>
+      ),
     },
     { title: t('knowledge.col.chunks'), dataIndex: 'chunk_num', width: 100, align: 'right' },
     {

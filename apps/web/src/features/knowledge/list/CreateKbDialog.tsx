@@ -48,7 +48,8 @@ export function CreateKbDialog({ open, onClose }: { open: boolean; onClose: () =
               validator: async (_, value: string | undefined) => {
                 const problem = kbNameProblem(value);
                 if (problem === 'required') throw new Error(t('knowledge.nameRequired'));
-                if (problem === 'tooLong') throw new Error(t('knowledge.nameTooLong', { max: KB_NAME_LIMIT_BYTES }));
+                if (problem === 'tooLong')
+                  throw new Error(t('knowledge.nameTooLong', { max: KB_NAME_LIMIT_BYTES }));
               },
             },
           ]}

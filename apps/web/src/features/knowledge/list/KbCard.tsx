@@ -43,7 +43,11 @@ export function KbCard({ kb, canDelete }: { kb: KbListItem; canDelete: boolean }
   };
 
   return (
-    <Card hoverable style={{ height: '100%' }} styles={{ body: { display: 'flex', flexDirection: 'column', gap: 12, height: '100%' } }}>
+    <Card
+      hoverable
+      style={{ height: '100%' }}
+      styles={{ body: { display: 'flex', flexDirection: 'column', gap: 12, height: '100%' } }}
+    >
       {holder}
       <div style={{ display: 'flex', alignItems: 'flex-start', gap: 12 }}>
         <Avatar shape="square" size={48} src={kb.avatar || undefined} icon={<DatabaseOutlined />} alt="" />
@@ -67,7 +71,11 @@ export function KbCard({ kb, canDelete }: { kb: KbListItem; canDelete: boolean }
               onClick: ({ key }) => key === 'delete' && confirmDelete(),
             }}
           >
-            <Button type="text" icon={<MoreOutlined />} aria-label={t('knowledge.kbMenu', { name: kb.name })} />
+            <Button
+              type="text"
+              icon={<MoreOutlined />}
+              aria-label={t('knowledge.kbMenu', { name: kb.name })}
+            />
           </Dropdown>
         )}
       </div>
