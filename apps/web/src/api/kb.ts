@@ -145,3 +145,12 @@ export function useRemoveKb() {
     },
   });
 }
+
+/** Every knowledge base the user can use (assistant and search pickers). */
+export function useAllKbs() {
+  return useQuery({
+    queryKey: ['kb', 'list', 'all-for-chat'],
+    queryFn: async () => unwrap(await api.post<KbListAnswer>(kbListUrl({}), {})).kbs,
+    staleTime: 10_000,
+  });
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KbDetail } from '@lectern/shared';
 import { nextKbPage } from '../../api/kb';
-import { fitWithin } from './avatar';
+import { fitWithin } from '../../lib/avatar';
 import { maxChunkTokens, methodUses, toFormValues, toUpdateBody } from './config-form';
 import { methodsFor } from './dataset/ChangeParserDialog';
 import { primaryAction } from './dataset/RowActions';

@@ -4,7 +4,7 @@ import { SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { FactoryInfo, ModelType } from '@lectern/shared';
 import { useFactories, useMyLlms } from '../../api/llm';
-import { SectionHeading } from '../settings/SectionHeading';
+import { SectionHeading } from '../../components/SectionHeading';
 import { AddedProviders } from './AddedProviders';
 import { DefaultModelsDialog } from './DefaultModelsDialog';
 import { addedProviders } from './model-lists';

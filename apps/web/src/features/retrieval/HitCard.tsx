@@ -3,9 +3,7 @@ import { FileTextOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { RetrievalHit } from '@lectern/shared';
-import { chunksPath } from '../chunks/paths';
-import { sanitizeHtml } from '../chunks/safe-html';
-import '../chunks/chunk-text.css';
+import { chunksPath, sanitizeHtml } from '../chunks';
 
 /** A similarity as the percentage people read (two decimals). */
 export function percent(value: number): string {

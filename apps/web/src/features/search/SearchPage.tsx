@@ -5,10 +5,8 @@ import type { MindMapNode, ReferenceChunk } from '@lectern/shared';
 import { fetchMindMap, fetchRelatedQuestions, retrievalTest, streamAsk } from '../../api/conversation';
 import { feedback } from '../../api/feedback';
 import { alreadyShown } from '../../api/request';
-import { toReferenceChunk } from '../chat/lib/answer-stream';
-import { DocumentPreviewProvider } from '../chat/conversation/DocumentPreview';
-import { useAnswerStream } from '../chat/conversation/use-answer-stream';
-import { useAllKbs } from '../chat/settings/AssistantSettingTab';
+import { useAllKbs } from '../../api/kb';
+import { DocumentPreviewProvider, toReferenceChunk, useAnswerStream } from '../chat';
 import { cleanRelated, mindMapTree, storedKbIds, storeKbIds, type TreeItem } from './search-state';
 import { ChunkResults, MindMapCard, RelatedQuestions, SummaryCard } from './SearchPanels';
 

@@ -2,9 +2,7 @@ import { Alert, Button, Card, Empty, List, Skeleton, Tag, Tree, Typography } fro
 import { BranchesOutlined, FileTextOutlined, QuestionCircleOutlined, RobotOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ReferenceChunk } from '@lectern/shared';
-import { AnswerBody } from '../chat/conversation/AnswerBody';
-import { useDocumentOpener } from '../chat/conversation/document-context';
-import type { StreamedAnswer } from '../chat/lib/answer-stream';
+import { AnswerBody, useDocumentOpener, type StreamedAnswer } from '../chat';
 import type { TreeItem } from './search-state';
 
 /** The AI summary: streamed markdown with citation badges and the documents it drew on. */

@@ -7,7 +7,7 @@ import type { ApiTokenRow } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../api/request';
 import { useApiTokens, useCreateApiToken, useDeleteApiToken } from '../../api/system';
-import { SectionHeading } from './SectionHeading';
+import { SectionHeading } from '../../components/SectionHeading';
 
 dayjs.extend(localizedFormat);
 

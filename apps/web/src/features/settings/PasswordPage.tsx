@@ -4,7 +4,7 @@ import { feedback } from '../../api/feedback';
 import { alreadyShown } from '../../api/request';
 import { useSaveSetting } from '../../api/user';
 import { passwordRules } from '../../lib/password-rules';
-import { SectionHeading } from './SectionHeading';
+import { SectionHeading } from '../../components/SectionHeading';
 
 interface PasswordValues {
   password: string;

@@ -10,7 +10,7 @@ import { languageCodeOfName, NATIVE_LANGUAGE_NAMES, currentLanguage } from '../.
 import { applyProfilePreferences } from '../../lib/preferences';
 import { readAsDataUrl } from '../../lib/read-file';
 import { DEFAULT_TIMEZONE, timezoneOptions } from '../../lib/timezones';
-import { SectionHeading } from './SectionHeading';
+import { SectionHeading } from '../../components/SectionHeading';
 
 interface ProfileValues {
   nickname: string;

@@ -11,11 +11,15 @@ import {
   streamSharedCompletion,
 } from '../../api/chat-api';
 import { changeLanguage, isLanguageCode } from '../../i18n';
-import { toReference } from '../chat/lib/answer-stream';
-import { newId, referenceSlots, withQuestion } from '../chat/lib/messages';
-import { Composer } from '../chat/conversation/Composer';
-import { MessageItem } from '../chat/conversation/MessageItem';
-import { useAnswerStream } from '../chat/conversation/use-answer-stream';
+import {
+  Composer,
+  MessageItem,
+  newId,
+  referenceSlots,
+  toReference,
+  useAnswerStream,
+  withQuestion,
+} from '../chat';
 
 const VISITOR_KEY = 'lectern.share.visitor';
 

@@ -1,12 +1,10 @@
 import { Alert, Avatar, Button, Form, Input, Select, Space, Switch, Upload } from 'antd';
 import { DeleteOutlined, RobotOutlined, UploadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { KB_LANGUAGES, type KbListAnswer } from '@lectern/shared';
+import { KB_LANGUAGES } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
-import { kbListUrl } from '../../../api/kb';
-import { api, unwrap } from '../../../api/request';
-import { avatarDataUrl } from '../../knowledge/avatar';
+import { useAllKbs } from '../../../api/kb';
+import { avatarDataUrl } from '../../../lib/avatar';
 import type { DialogFormValues } from '../lib/dialog-form';
 
 function AvatarInput({ value, onChange }: { value?: string; onChange?: (v: string) => void }) {
@@ -38,14 +36,6 @@ function AvatarInput({ value, onChange }: { value?: string; onChange?: (v: strin
 }
 
 /** Every knowledge base the caller can use (no paging), for the multi-select. */
-export function useAllKbs() {
-  return useQuery({
-    queryKey: ['kb', 'list', 'all-for-chat'],
-    queryFn: async () => unwrap(await api.post<KbListAnswer>(kbListUrl({}), {})).kbs,
-    staleTime: 10_000,
-  });
-}
-
 const SWITCHES = [
   ['quote', 'chat.quote', 'chat.quoteTip'],
   ['keyword', 'chat.keyword', 'chat.keywordTip'],

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { KB_LANGUAGES, KB_NAME_LIMIT_BYTES, KB_PERMISSIONS, type KbDetail } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
 import { useEmbeddingModels } from '../../../api/kb';
-import { avatarDataUrl } from '../avatar';
+import { avatarDataUrl } from '../../../lib/avatar';
 import { kbNameProblem } from '../names';
 
 function AvatarInput({ value, onChange }: { value?: string | null; onChange?: (v: string | null) => void }) {

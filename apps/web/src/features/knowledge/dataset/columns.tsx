@@ -3,7 +3,7 @@ import type { ColumnsType } from 'antd/es/table';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { chunksPath } from '../../chunks/paths';
+import { chunksPath } from '../../chunks';
 import type { DocumentInfo } from '@lectern/shared';
 import { useMethodLabel } from '../config/MethodSelect';
 import { DocIcon } from './DocIcon';

@@ -1,5 +1,5 @@
 import { AVATAR_MAX_SIDE_PX } from '@lectern/shared';
-import { readAsDataUrl } from '../../lib/read-file';
+import { readAsDataUrl } from './read-file';
 
 /** Target size of a picture whose longest side is at most `max` (never enlarged). */
 export function fitWithin(
