@@ -6,6 +6,15 @@ export default defineConfig({
     projects: [
       {
         test: {
+          name: 'tooling',
+          root: '.',
+          include: ['tests/lint/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'shared',
           root: './packages/shared',
           include: ['src/**/*.test.ts'],

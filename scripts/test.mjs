@@ -60,7 +60,17 @@ function reachable(url) {
   });
 }
 
-if (wants('unit')) runVitest('sqlite', ['--project', 'shared', '--project', 'server', '--project', 'web']);
+if (wants('unit'))
+  runVitest('sqlite', [
+    '--project',
+    'tooling',
+    '--project',
+    'shared',
+    '--project',
+    'server',
+    '--project',
+    'web',
+  ]);
 
 if (wants('pg')) {
   if (await reachable(pgUrl)) {
