@@ -13,7 +13,6 @@
 import { performance } from 'node:perf_hooks';
 import { newUser, startTestServer } from '../apps/server/test/harness.js';
 import { startOpenAIStandin } from '../apps/server/test/standins/index.js';
-import { chunkIndexOf } from '../apps/server/src/modules/kb/chunk-store.js';
 import {
   chunkRecord,
   createConversation,
@@ -129,7 +128,7 @@ async function main() {
     await wireModels(server, user, llm);
     const kbId = await createKb(server, user, 'Bench corpus');
 
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     const tIndex = performance.now();
     const BATCH = 2000;
     for (let i = 0; i < CHUNKS; i += BATCH) {

@@ -10,9 +10,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { tokenFields } from '../apps/server/src/search/fields.js';
-import { SqliteChunkIndex } from '../apps/server/src/search/sqlite-index.js';
-import { createTokenizer } from '../apps/server/src/search/tokenize-pool.js';
+import { tokenFields } from '../apps/server/src/chunk-index/fields.js';
+import { SqliteChunkIndex } from '../apps/server/src/chunk-index/sqlite-index.js';
+import { createTokenizer } from '../apps/server/src/chunk-index/tokenize-pool.js';
 import { machine } from './lib/stats.js';
 import { SyntheticCorpus } from './lib/synthetic.js';
 

@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../apps/server/src/config.js';
-import { closeContext, createContext } from '../apps/server/src/context.js';
+import { closeRoot, createRoot } from '../apps/server/src/root.js';
 import { buildApp } from '../apps/server/src/http/app.js';
-import { parsePoolOf, parseThreadCount } from '../apps/server/src/queue/parse-pool.js';
-import { makePdf, textPages } from '../apps/server/src/queue/testing/make-pdf.js';
-import { startWorkerHost } from '../apps/server/src/queue/worker-host.js';
+import { parseThreadCount } from '../apps/server/src/ingest/parse-pool.js';
+import { makePdf, textPages } from '../apps/server/src/ingest/testing/make-pdf.js';
+import { startTaskWorkers } from '../apps/server/src/root.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 500);
 const SMALL_FILES = Number(process.env.BENCH_FILES ?? 1000);
@@ -49,11 +49,11 @@ async function main(): Promise<void> {
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     DEFAULT_EMBD_ID: '',
   });
-  const ctx = await createContext(config);
+  const ctx = await createRoot(config);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  const host = await startWorkerHost(ctx, { pollMs: 200, rollupMs: 1000 });
+  const host = await startTaskWorkers(ctx, { pollMs: 200, tickMs: 1000 });
 
   let token = '';
   const api = async (route: string, body?: unknown): Promise<Json> => {
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     email: 'bench@example.com',
     password: 'correct-horse-9',
   });
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${ctx.db.dialect}, ${parseThreadCount(ctx)} parse worker process(es), ${config.workerConcurrency} concurrent tasks`;
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${ctx.db.dialect}, ${parseThreadCount(config)} parse worker process(es), ${config.workerConcurrency} concurrent tasks`;
   console.log(`machine: ${machine}`);
 
   // (a) + (b): one big PDF, with kb/list polled throughout.
@@ -104,13 +104,7 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => {
     const own = process.memoryUsage().rss;
     peakRss = Math.max(peakRss, own);
-    peakTotal = Math.max(
-      peakTotal,
-      own +
-        parsePoolOf(ctx)
-          .pids()
-          .reduce((sum, pid) => sum + rssOf(pid), 0),
-    );
+    peakTotal = Math.max(peakTotal, own + ctx.parsePool.pids().reduce((sum, pid) => sum + rssOf(pid), 0));
   }, 25);
   const latencies: number[] = [];
   let parsing = true;
@@ -162,7 +156,7 @@ async function main(): Promise<void> {
 
   await host.stop();
   await app.close();
-  await closeContext(ctx);
+  await closeRoot(ctx);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { retrieve } from '../apps/server/src/search/retrieval.js';
-import { SqliteChunkIndex } from '../apps/server/src/search/sqlite-index.js';
-import { createTokenizer } from '../apps/server/src/search/tokenize-pool.js';
+import { SqliteChunkIndex } from '../apps/server/src/chunk-index/sqlite-index.js';
+import { createTokenizer } from '../apps/server/src/chunk-index/tokenize-pool.js';
 import { machine, summarize } from './lib/stats.js';
 import { SyntheticCorpus } from './lib/synthetic.js';
 

@@ -4,7 +4,7 @@
  * Two texts are close only when they share words. It exercises the vector path of hybrid retrieval
  * (storage, cosine, top-K, hybrid formula) without a model.
  */
-import { tokenize } from '../../apps/server/src/search/tokenizer.js';
+import { tokenize } from '../../apps/server/src/chunk-index/tokenizer.js';
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;

@@ -11,7 +11,7 @@ import {
   type TestServer,
   type TestUser,
 } from '../../apps/server/test/harness.js';
-import { startWorkerHost } from '../../apps/server/src/queue/worker-host.js';
+import { startTaskWorkers } from '../../apps/server/src/root.js';
 import { loadSciFact, ndcgAt, recallAt, subset } from './scifact.js';
 
 export interface PipelineRun {
@@ -59,7 +59,7 @@ export async function runSciFactPipeline(opts: { limit?: number } = {}): Promise
   const all = loadSciFact();
   const data = opts.limit ? subset(all, opts.limit) : all;
   const server = await startTestServer({ DEFAULT_EMBD_ID: '', WORKER_CONCURRENCY: '4' });
-  const host = await startWorkerHost(server.ctx, { pollMs: 50, rollupMs: 500 });
+  const host = await startTaskWorkers(server.ctx, { pollMs: 50, tickMs: 500 });
   try {
     const user = await newUser(server, 'scifact');
     const kb = await call<{ kb_id: string }>(server, '/v1/kb/create', {

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChunkRecord } from '../../apps/server/src/search/chunk-index.js';
+import type { ChunkRecord } from '../../apps/server/src/chunk-index/chunk-index.js';
 import { retrieve } from '../../apps/server/src/search/retrieval.js';
-import { SqliteChunkIndex } from '../../apps/server/src/search/sqlite-index.js';
+import { SqliteChunkIndex } from '../../apps/server/src/chunk-index/sqlite-index.js';
 import { hashedEmbedding } from './hashed-embedding.js';
 
 export const SCIFACT_DIR =

@@ -4,7 +4,7 @@
  * words are gone), chunks of ~150 words, random unit vectors, and questions of 5 words taken from one
  * chunk with a query vector near that chunk's vector.
  */
-import type { ChunkRecord } from '../../apps/server/src/search/chunk-index.js';
+import type { ChunkRecord } from '../../apps/server/src/chunk-index/chunk-index.js';
 
 export function prng(seed: number): () => number {
   let a = seed >>> 0;

@@ -1,13 +1,13 @@
 import { loadConfig } from './config.js';
-import { closeContext, createContext } from './context.js';
 import { buildApp } from './http/app.js';
+import { closeRoot, createRoot, startTaskWorkers } from './root.js';
 
 /** Starts the roles this process was asked for (`LECTERN_ROLE` or `--role api|worker|all`). */
 async function main(): Promise<void> {
   const roleArg = process.argv.find((a) => a.startsWith('--role='))?.split('=')[1];
   const config = loadConfig(roleArg ? { ...process.env, LECTERN_ROLE: roleArg } : process.env);
   const started = performance.now();
-  const ctx = await createContext(config);
+  const ctx = await createRoot(config);
   const stops: Array<() => Promise<void>> = [];
 
   if (config.role === 'api' || config.role === 'all') {
@@ -21,8 +21,8 @@ async function main(): Promise<void> {
     );
   }
   if (config.role === 'worker' || config.role === 'all') {
-    const { startWorkers } = await import('./queue/worker-host.js');
-    stops.push(await startWorkers(ctx));
+    const host = await startTaskWorkers(ctx);
+    stops.push(() => host.stop());
   }
 
   let stopping = false;
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`Lectern stopping (${signal})`);
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await closeContext(ctx);
+    await closeRoot(ctx);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

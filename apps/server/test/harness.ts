@@ -4,7 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config.js';
-import { closeContext, createContext, type AppContext } from '../src/context.js';
+import type { ServerContext } from '../src/modules/context.js';
+import { closeRoot, createRoot } from '../src/root.js';
 import { buildApp } from '../src/http/app.js';
 
 /**
@@ -13,7 +14,7 @@ import { buildApp } from '../src/http/app.js';
  */
 export interface TestServer {
   url: string;
-  ctx: AppContext;
+  ctx: ServerContext;
   app: FastifyInstance;
   dataDir: string;
   close(): Promise<void>;
@@ -53,7 +54,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
-  const ctx = await createContext(config);
+  const ctx = await createRoot(config);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -65,7 +66,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     async close() {
       await app.close();
-      await closeContext(ctx);
+      await closeRoot(ctx);
       if (pgDb) await pgDb.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

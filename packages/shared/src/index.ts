@@ -5,3 +5,4 @@ export * from './models.js';
 export * from './kb.js';
 export * from './chat.js';
 export * from './chunk.js';
+export * from './contract/index.js';

@@ -3,20 +3,16 @@
  * hybrid retrieval over the chunk index (search/retrieval), Tavily web search, the search tokenizer.
  */
 import type { AppContext } from '../context.js';
-import { errors } from '../http/envelope.js';
+import { errors } from '../errors.js';
 import { defaultModelId, modelFor, resolveModel } from '../models/registry.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import { tokenize } from '../search/tokenizer.js';
+import { tokenize } from '../chunk-index/tokenizer.js';
 import { retrieveForChat } from './retrieval-bridge.js';
 import type { ChatServices } from './services.js';
 import { tavilySearch } from './web-search.js';
 
-const services = new WeakMap<AppContext, ChatServices>();
-
-export function chatServices(ctx: AppContext): ChatServices {
-  const cached = services.get(ctx);
-  if (cached) return cached;
-  const svc: ChatServices = {
+/** Built once per process by the composition root (root.ts). */
+export function createChatServices(ctx: AppContext): ChatServices {
+  return {
     async chatModel(tenantId, modelId) {
       const id = modelId || (await defaultModelId(ctx, tenantId, 'chat'));
       if (!id) throw errors.data('No default chat model is set.');
@@ -44,11 +40,9 @@ export function chatServices(ctx: AppContext): ChatServices {
       if (!id) return null;
       return modelFor(ctx, tenantId, id, 'tts');
     },
-    retrieve: async (params) => retrieveForChat(ctx, await chunkIndexOf(ctx), params),
+    retrieve: async (params) => retrieveForChat(ctx, ctx.chunkIndex, params),
     webSearch: (apiKey, query, signal) =>
       tavilySearch(apiKey, query, { signal, baseUrl: ctx.config.tavilyBaseUrl }),
     tokenize: (text) => tokenize(text),
   };
-  services.set(ctx, svc);
-  return svc;
 }

@@ -4,7 +4,7 @@
  * pipeline's own errors. Anything else (a database or engine fault) gets a plain sentence; its
  * details go to the server log, never to the client.
  */
-import { ApiError } from '../http/envelope.js';
+import { ApiError } from '../errors.js';
 import { ModelError } from '../models/errors.js';
 import { RetrievalParamError } from '../search/retrieval.js';
 

@@ -7,7 +7,7 @@
  */
 import type { AppContext } from '../context.js';
 import { embeddingAvailable, modelFor } from '../models/registry.js';
-import type { ChunkIndex } from '../search/chunk-index.js';
+import type { ChunkIndex } from '../chunk-index/chunk-index.js';
 import { retrieve } from '../search/retrieval.js';
 import type { RetrieveParams as ChatRetrieveParams } from './services.js';
 import type { Knowledge, RefChunk } from './types.js';

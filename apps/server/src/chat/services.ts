@@ -1,7 +1,7 @@
 /**
  * What the chat pipeline needs from the rest of the server, as one interface: models (through
  * the model ports), hybrid retrieval over knowledge bases, web search and the tokenizer.
- * `chatServices(ctx)` (./bind.ts) binds it to the real modules; the pipeline never imports them.
+ * `ctx.chat` (./bind.ts) binds it to the real modules; the pipeline never imports them.
  */
 import type { ChatModel, EmbeddingModel, TtsModel } from '../models/ports.js';
 import type { Knowledge } from './types.js';

@@ -6,8 +6,7 @@
 import crypto from 'node:crypto';
 import { call, type TestServer, type TestUser } from '../../test/harness.js';
 import { standinEmbedding, type Standin } from '../../test/standins/index.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import type { ChunkRecord } from '../search/chunk-index.js';
+import type { ChunkRecord } from '../chunk-index/chunk-index.js';
 import { parseSse } from './sse.js';
 
 export const CHAT_MODEL = 'standin-chat@OpenAI-API-Compatible';
@@ -115,7 +114,7 @@ export async function seedChunks(
   seeds: ChunkSeed[],
 ): Promise<ChunkRecord[]> {
   const records = seeds.map((s) => chunkRecord(kbId, tenantId, s));
-  await (await chunkIndexOf(server.ctx)).upsert(records);
+  await server.ctx.chunkIndex.upsert(records);
   return records;
 }
 

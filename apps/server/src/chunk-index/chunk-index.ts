@@ -7,7 +7,8 @@
  * everything engine-neutral (tokenizing, term weights, the query's clauses, hybrid scoring, paging,
  * highlight) lives beside it in this folder, so a second adapter only translates `FullTextQuery`.
  */
-import type { Position } from '../ingest/types.js';
+/** A position on a PDF page: [page (1-based), x0, x1, top, bottom] in PDF points. */
+export type Position = [number, number, number, number, number];
 
 export interface ChunkRecord {
   id: string; // 16-hex xxHash64 of content_with_weight + doc_id

@@ -1,31 +1,13 @@
-/**
- * The process's chunk index (one per context), opened on first use and closed with the context.
- * Everything in the KB/document/queue areas reaches the index through this.
- */
-import type { AppContext } from '../../context.js';
-import type { ChunkIndex } from '../../search/chunk-index.js';
-import { createChunkIndex } from '../../search/create-index.js';
-
-const indexes = new WeakMap<AppContext, Promise<ChunkIndex>>();
-
-export function chunkIndexOf(ctx: AppContext): Promise<ChunkIndex> {
-  let index = indexes.get(ctx);
-  if (!index) {
-    // createChunkIndex registers the index's health probe and its close with the context.
-    index = Promise.resolve(createChunkIndex(ctx));
-    indexes.set(ctx, index);
-  }
-  return index;
-}
+/** Maintenance over the chunk index shared by the document and KB areas. */
+import type { ChunkIndex } from './chunk-index.js';
 
 /** Writes a document's new name into every chunk's title (`docnm_kwd`), re-tokenized. */
 export async function renameDocChunks(
-  ctx: AppContext,
+  index: ChunkIndex,
   kbId: string,
   docId: string,
   name: string,
 ): Promise<void> {
-  const index = await chunkIndexOf(ctx);
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
     const { chunks } = await index.list(

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { HealthRegistry } from '../health/registry.js';
 import type { ChunkFilter } from './chunk-index.js';
 import { createChunkIndex } from './create-index.js';
@@ -205,11 +205,11 @@ describe('SqliteChunkIndex', () => {
 
   it('is created from the app context with a doc_engine health probe', async () => {
     const health = new HealthRegistry();
-    const ctx = { config: { dataDir: t.dir }, health, onClose: [] } as unknown as AppContext;
-    const idx = createChunkIndex(ctx);
+    const onClose: Array<() => Promise<void> | void> = [];
+    const idx = createChunkIndex({ dataDir: t.dir } as Config, health, onClose);
     await idx.upsert([chunk({ content_with_weight: 'probe' })]);
     const res = await health.run('doc_engine');
     expect(res).toMatchObject({ status: 'green', type: 'sqlite-fts5+sqlite-vec', chunks: 1 });
-    for (const close of ctx.onClose) await close();
+    for (const close of onClose) await close();
   });
 });

@@ -87,7 +87,7 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** Rows written by this process (invalidates cached document frequencies). */
   private writes = 0;
 
-  /** `tokenizer`: a thread that tokenizes bulk upserts (search/tokenize-pool.ts); inline without one. */
+  /** `tokenizer`: a thread that tokenizes bulk upserts (chunk-index/tokenize-pool.ts); inline without one. */
   constructor(
     file: string,
     private readonly tokenizer: Tokenizer | null = null,

@@ -12,8 +12,7 @@
  *   sqlite-vec's distance functions (see sqlite-search.ts for why these are plain tables, not vec0).
  * rids stay below 2⁵³ (23 slot bits), so they are exact JavaScript numbers.
  */
-import type { Position } from '../ingest/types.js';
-import type { ChunkFilter, ChunkRecord } from './chunk-index.js';
+import type { ChunkFilter, ChunkRecord, Position } from './chunk-index.js';
 import type { TokenFields } from './fields.js';
 
 export const SCHEMA_VERSION = 1;

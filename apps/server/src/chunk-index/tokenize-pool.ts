@@ -1,8 +1,8 @@
 /**
- * A worker thread that tokenizes chunk records for the index (search/tokenize.worker.ts). One thread
+ * A worker thread that tokenizes chunk records for the index (chunk-index/tokenize.worker.ts). One thread
  * is enough: the index writes on one thread too, and tokenizing a chunk costs about a third of writing it.
  */
-import { WorkerPool } from '../queue/worker-pool.js';
+import { WorkerPool } from '../util/worker-pool.js';
 import type { FieldSource } from './fields.js';
 
 export interface Tokenizer {
@@ -14,7 +14,7 @@ export interface Tokenizer {
 
 export function createTokenizer(): Tokenizer {
   const pool = new WorkerPool({
-    entry: 'search/tokenize.worker',
+    entry: 'chunk-index/tokenize.worker',
     size: 1,
     isolation: 'thread',
     maxHeapMb: 1024,

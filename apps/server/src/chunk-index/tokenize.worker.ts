@@ -1,5 +1,5 @@
 /**
- * Worker thread entry (queue/run-in-worker.ts, protocol in queue/worker-pool.ts) that turns chunk
+ * Worker thread entry (util/run-in-worker.ts, protocol in util/worker-pool.ts) that turns chunk
  * records into their full-text token fields, so that a bulk write spends the index's thread on SQLite
  * only: tokenization is about a fifth of the cost of indexing a chunk (bench/index-bulk.ts).
  * - `column-texts`: FieldSource[] → per record the FTS text of each token column (tokenFields, then

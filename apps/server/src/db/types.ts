@@ -4,16 +4,12 @@
  * Modules add their tables here as they arrive.
  */
 import type { Generated } from 'kysely';
-import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from '../models/tables.js';
-import type { DocumentTable, File2DocumentTable, KnowledgebaseTable } from '../modules/kb/tables.js';
-import type { Api4ConversationTable, ConversationTable, DialogTable } from '../chat/tables.js';
+import type { TimeColumns } from './tables/time.js';
+import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from './tables/models.js';
+import type { DocumentTable, File2DocumentTable, KnowledgebaseTable } from './tables/knowledge.js';
+import type { Api4ConversationTable, ConversationTable, DialogTable } from './tables/chat.js';
 
-export interface TimeColumns {
-  create_time: number;
-  create_date: string;
-  update_time: number;
-  update_date: string;
-}
+export type { TimeColumns } from './tables/time.js';
 
 export interface UserTable extends TimeColumns {
   id: string;
@@ -90,7 +86,10 @@ export interface TaskTable extends TimeColumns {
   tenant_id: string;
   from_page: number;
   to_page: number;
-  task_type: string;
+  /** TaskKind (packages/shared contract/tasks.ts). */
+  kind: string;
+  /** JSON of the kind's payload schema. */
+  payload: string;
   priority: number;
   begin_at: number | null;
   process_duration: number;

@@ -5,7 +5,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { RetCode } from '@lectern/shared';
-import type { AppContext } from '../context.js';
+import type { ServerContext } from '../modules/context.js';
 import { authHook } from './auth.js';
 import { ApiError } from './envelope.js';
 import { registerModules } from '../modules/index.js';
@@ -17,7 +17,7 @@ function isApiPath(url: string): boolean {
 }
 
 /** Builds the HTTP app: conventions of API.md §1 (envelope, codes, 401/404 bodies, limits, CORS). */
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
     bodyLimit: ctx.config.maxBodyBytes,

@@ -1,6 +1,6 @@
 /**
- * Worker entry (a child process or a thread, see queue/run-in-worker.ts) for CPU-heavy ingestion work
- * (queue/worker-pool.ts has the protocol):
+ * Worker entry (a child process or a thread, see util/run-in-worker.ts) for CPU-heavy ingestion work
+ * (util/worker-pool.ts has the protocol):
  * - `parse-chunk`: bytes → parseDocument → chunkDocument → chunk drafts with token counts;
  * - `probe`: page count of a PDF / data-row count of a spreadsheet (task splitting, API.md §19.8);
  * - `text`: bytes → plain text (`document/parse`);

@@ -9,17 +9,15 @@
 import { xxh64 } from '@node-rs/xxhash';
 import type { AppContext } from '../context.js';
 import { parseJson } from '../db/json.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import type { DocumentTable, KnowledgebaseTable } from '../modules/kb/tables.js';
-import { embedChunks } from '../queue/embed.js';
-import { enrichChunks } from '../queue/enrich.js';
-import { describePictures } from '../queue/picture.js';
-import { tagChunks } from '../queue/tagging.js';
-import { parsePoolOf } from '../queue/parse-pool.js';
+import type { DocumentTable, KnowledgebaseTable } from '../db/tables/knowledge.js';
+import { embedChunks } from './stages/embed.js';
+import { enrichChunks } from './stages/enrich.js';
+import { describePictures } from './stages/picture.js';
+import { tagChunks } from './stages/tagging.js';
 import type { TaskProgress } from '../queue/progress.js';
 import { TaskLost } from '../queue/progress.js';
-import { rollupDocument } from '../queue/rollup.js';
-import type { ChunkRecord } from '../search/chunk-index.js';
+import { rollupDocument } from './tasks/rollup.js';
+import type { ChunkRecord } from '../chunk-index/chunk-index.js';
 import { updateStamps } from '../util/time.js';
 import { VIDEO_EXTENSIONS } from './chunkers/picture.js';
 import type { ParseChunkResult } from './parse.worker.js';
@@ -72,7 +70,7 @@ async function dropPartialChunks(
 ): Promise<void> {
   const partial = ids(progress.task.chunk_ids);
   if (partial.length === 0 || progress.task.progress >= 1) return;
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   await index.deleteByIds(kbId, partial);
   await ctx.db.kysely
     .updateTable('task')
@@ -140,7 +138,7 @@ export async function runParseTask(
   if (doc.type !== 'virtual' && doc.location) {
     bytes = await ctx.blobs.get(`${kb.id}/${doc.location}`);
     if (!bytes) throw new Error('The uploaded file is missing from storage; upload it again.');
-    result = await parsePoolOf(ctx).run<ParseChunkResult>(
+    result = await ctx.parsePool.run<ParseChunkResult>(
       'parse-chunk',
       {
         bytes,
@@ -211,7 +209,7 @@ export async function runParseTask(
     if (image) await ctx.blobs.put(`${doc.id}/${chunkId(d.content_with_weight, doc.id)}`, image);
     if (i % 64 === 63) signal.throwIfAborted();
   }
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const all = [...records.values()];
   for (let i = 0; i < all.length; i += UPSERT_BATCH) {
     await index.upsert(all.slice(i, i + UPSERT_BATCH));
@@ -297,7 +295,7 @@ async function finishTask(
       .execute();
     const claimed = new Set(others.flatMap((o) => ids(o.chunk_ids)));
     const orphaned = chunkIds.filter((id) => !claimed.has(id));
-    if (orphaned.length > 0) await (await chunkIndexOf(ctx)).deleteByIds(kb.id, orphaned);
+    if (orphaned.length > 0) await ctx.chunkIndex.deleteByIds(kb.id, orphaned);
   }
   await progress.whyStopped();
 }

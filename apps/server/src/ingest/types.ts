@@ -4,8 +4,9 @@
  * the pipeline enriches, embeds and indexes the drafts.
  */
 
-/** A position on a PDF page: [page (1-based), x0, x1, top, bottom] in PDF points. */
-export type Position = [number, number, number, number, number];
+import type { Position } from '../chunk-index/chunk-index.js';
+
+export type { Position };
 
 export type SectionKind =
   'title' | 'text' | 'list' | 'table' | 'figure' | 'code' | 'formula' | 'header' | 'footer';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { BUILTIN_FACTORY, callableModelName, splitModelId, type ModelType } from '@lectern/shared';
 import type { AppContext } from '../context.js';
-import { errors } from '../http/envelope.js';
+import { errors } from '../errors.js';
 import { updateStamps } from '../util/time.js';
 import { policyFromConfig, type CallPolicy } from './call.js';
 import { catalogueFactory, catalogueModel, storedModelName } from './catalogue.js';
@@ -15,7 +15,7 @@ import { ModelError } from './errors.js';
 import { metered } from './metering.js';
 import type { AnyModel, PortOf } from './ports.js';
 import type { ModelSpec } from './spec.js';
-import type { TenantLlmTable } from './tables.js';
+import type { TenantLlmTable } from '../db/tables/models.js';
 
 /**
  * Model ids → adapters. `resolveModel` finds the tenant's configured model (or a Builtin one) and

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { ServerContext } from './context.js';
 import { systemRoutes } from './system/routes.js';
 import { userRoutes } from './user/routes.js';
 import { chatAreaRoutes } from './conversation/plugin.js';
@@ -8,7 +8,7 @@ import { knowledgeRoutes } from './kb/plugin.js';
 import { chunkRoutes } from './chunk/routes.js';
 
 /** Every API area registers its routes here, one line each. */
-export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   await userRoutes(app, ctx);
   await systemRoutes(app, ctx);
   await chatAreaRoutes(app, ctx);

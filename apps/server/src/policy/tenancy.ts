@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection.js';
-import { errors } from '../http/envelope.js';
+import { errors } from '../errors.js';
 
 /**
  * The one place that answers "may this user read or change this row?" (API.md §1.6):

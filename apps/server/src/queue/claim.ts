@@ -1,12 +1,13 @@
 /**
  * Claiming task rows with a lease (ARCHITECTURE.md "every long job is a row"). A task is claimable
- * while it is unfinished (0 ≤ progress < 1), not cancelled, and has no live lease. Claiming a task
- * whose lease expired (its worker died) counts a retry. One UPDATE … WHERE id = (SELECT … LIMIT 1)
- * does it atomically: SQLite serialises writers; PostgreSQL skips rows other workers hold
- * (`FOR UPDATE SKIP LOCKED`).
+ * while it is unfinished (0 ≤ progress < 1), not cancelled, of a kind the worker handles, and has no
+ * live lease. Claiming a task whose lease expired (its worker died) counts a retry. One
+ * UPDATE … WHERE id = (SELECT … LIMIT 1) does it atomically: SQLite serialises writers; PostgreSQL
+ * skips rows other workers hold (`FOR UPDATE SKIP LOCKED`).
  */
 import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
+import type { TaskKind } from '@lectern/shared';
+import type { Db } from '../db/connection.js';
 import type { TaskTable } from '../db/types.js';
 import { updateStamps } from '../util/time.js';
 
@@ -14,13 +15,15 @@ import { updateStamps } from '../util/time.js';
 export const MAX_RETRIES = 3;
 
 export async function claimNextTask(
-  ctx: AppContext,
+  db: Db,
   owner: string,
   leaseMs: number,
+  kinds: readonly TaskKind[],
 ): Promise<TaskTable | null> {
+  if (kinds.length === 0) return null;
   const now = Date.now();
   const stamps = updateStamps(now);
-  const lock = ctx.db.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  const lock = db.dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const result = await sql<TaskTable>`
     update task set
       lease_owner = ${owner},
@@ -31,14 +34,14 @@ export async function claimNextTask(
       update_date = ${stamps.update_date}
     where id = (
       select id from task
-      where task_type = '' and cancel = 0 and progress >= 0 and progress < 1
+      where kind in (${sql.join(kinds)}) and cancel = 0 and progress >= 0 and progress < 1
         and (lease_until is null or lease_until < ${now})
       order by priority desc, create_time asc, from_page asc
       limit 1
       ${lock}
     )
     and (lease_until is null or lease_until < ${now})
-    returning *`.execute(ctx.db.kysely);
+    returning *`.execute(db.kysely);
   return result.rows[0] ?? null;
 }
 
@@ -47,12 +50,12 @@ export async function claimNextTask(
  * deleted), "cancelled" when its cancel flag is set, else "held".
  */
 export async function renewLease(
-  ctx: AppContext,
+  db: Db,
   taskId: string,
   owner: string,
   leaseMs: number,
 ): Promise<'held' | 'lost' | 'cancelled'> {
-  const row = await ctx.db.kysely
+  const row = await db.kysely
     .updateTable('task')
     .set({ lease_until: Date.now() + leaseMs })
     .where('id', '=', taskId)
@@ -64,8 +67,8 @@ export async function renewLease(
 }
 
 /** Hands our unfinished tasks back to the queue at once (orderly shutdown: not counted as a retry). */
-export async function releaseLeases(ctx: AppContext, owner: string): Promise<void> {
-  await ctx.db.kysely
+export async function releaseLeases(db: Db, owner: string): Promise<void> {
+  await db.kysely
     .updateTable('task')
     .set({ lease_owner: null, lease_until: null })
     .where('lease_owner', '=', owner)

@@ -1,14 +1,16 @@
 /**
  * Progress reporting of one claimed task (API.md §19.9): each report appends a timestamped line to
  * the task's log, raises its progress (never lowers it), checks the cancel flag and the lease, and
- * rolls the document up. A cancelled task stops at its next report; a task whose lease was taken
- * over stops without writing anything more.
+ * calls the kind's `afterWrite` hook (parsing rolls its document up there) at most once a second.
+ * A cancelled task stops at its next report; a task whose lease was taken over stops without
+ * writing anything more.
  */
-import type { AppContext } from '../context.js';
+import { parseTaskPayload, type TaskKind, type TaskPayload } from '@lectern/shared';
+import type { Db } from '../db/connection.js';
+import { parseJson } from '../db/json.js';
 import type { TaskTable } from '../db/types.js';
 import { updateStamps } from '../util/time.js';
 import { appendLog, logLine } from './log.js';
-import { rollupDocument } from './rollup.js';
 
 export class TaskCancelled extends Error {
   constructor() {
@@ -32,12 +34,20 @@ export class TaskProgress {
   private lastRollup = 0;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly db: Db,
     readonly task: TaskTable,
-    private readonly owner: string,
+    readonly owner: string,
+    private readonly afterWrite: (progress: TaskProgress) => Promise<void> = async () => undefined,
   ) {
     this.log = task.progress_msg;
     this.progress = Math.max(0, task.progress);
+  }
+
+  /** The row's payload, checked against its kind's schema. */
+  payload<K extends TaskKind>(kind: K): TaskPayload<K> {
+    if (this.task.kind !== kind)
+      throw new Error(`Task ${this.task.id} is a ${this.task.kind} task, not ${kind}.`);
+    return parseTaskPayload(kind, parseJson<unknown>(this.task.payload, {}));
   }
 
   /** Seconds since this attempt started. */
@@ -53,7 +63,7 @@ export class TaskProgress {
   async report(value: number | null, msg?: string): Promise<void> {
     if (msg) this.log = appendLog(this.log, this.line(msg));
     if (value !== null) this.progress = Math.max(this.progress, Math.min(value, 0.99));
-    const res = await this.ctx.db.kysely
+    const res = await this.db.kysely
       .updateTable('task')
       .set({ progress: this.progress, progress_msg: this.log, ...updateStamps() })
       .where('id', '=', this.task.id)
@@ -64,13 +74,13 @@ export class TaskProgress {
     const now = Date.now();
     if (now - this.lastRollup > 1000) {
       this.lastRollup = now;
-      await rollupDocument(this.ctx, this.task.doc_id);
+      await this.afterWrite(this);
     }
   }
 
   /** Throws TaskCancelled or TaskLost for a task the last write could not touch. */
   async whyStopped(): Promise<never> {
-    const row = await this.ctx.db.kysely
+    const row = await this.db.kysely
       .selectFrom('task')
       .select(['cancel', 'lease_owner'])
       .where('id', '=', this.task.id)
@@ -81,7 +91,7 @@ export class TaskProgress {
 
   /** Throws when the task was cancelled meanwhile (a check without writing). */
   async checkCancel(): Promise<void> {
-    const row = await this.ctx.db.kysely
+    const row = await this.db.kysely
       .selectFrom('task')
       .select(['cancel', 'lease_owner'])
       .where('id', '=', this.task.id)
@@ -108,7 +118,7 @@ export class TaskProgress {
 
   private async end(progress: number, msg: string): Promise<void> {
     this.log = appendLog(this.log, this.line(msg));
-    await this.ctx.db.kysely
+    await this.db.kysely
       .updateTable('task')
       .set({
         progress,
@@ -119,7 +129,7 @@ export class TaskProgress {
       .where('id', '=', this.task.id)
       .where('lease_owner', '=', this.owner)
       .execute();
-    await rollupDocument(this.ctx, this.task.doc_id);
+    await this.afterWrite(this);
   }
 
   /** The current log with `lines` appended (for the final write, done in the caller's transaction). */

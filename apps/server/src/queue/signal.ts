@@ -1,19 +1,23 @@
-/** In-process wake-up: queueing a task pokes this process's workers so they claim without waiting to poll. */
+/**
+ * Wake-ups for this process's workers: queueing a task pokes them so they claim without waiting for
+ * the next poll. One instance per process, built by the composition root (root.ts).
+ */
 import { EventEmitter } from 'node:events';
-import type { AppContext } from '../context.js';
 
-const emitters = new WeakMap<AppContext, EventEmitter>();
+export class TaskSignal {
+  private readonly events = new EventEmitter();
 
-export function queueEvents(ctx: AppContext): EventEmitter {
-  let e = emitters.get(ctx);
-  if (!e) {
-    e = new EventEmitter();
-    e.setMaxListeners(50);
-    emitters.set(ctx, e);
+  constructor() {
+    this.events.setMaxListeners(50);
   }
-  return e;
-}
 
-export function notifyQueued(ctx: AppContext): void {
-  queueEvents(ctx).emit('queued');
+  /** Something was queued: workers of this process try to claim now. */
+  notifyQueued(): void {
+    this.events.emit('queued');
+  }
+
+  onQueued(listener: () => void): () => void {
+    this.events.on('queued', listener);
+    return () => this.events.off('queued', listener);
+  }
 }

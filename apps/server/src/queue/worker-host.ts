@@ -1,28 +1,23 @@
 /**
- * This process's task workers (LECTERN_ROLE all|worker): up to `workerConcurrency` parse tasks at a
- * time, each claimed with a lease that a heartbeat keeps extending while it runs. Also publishes the
- * worker's heartbeat to the kv table (for /v1/system/status) and rolls running documents up every
- * few seconds. A malformed file fails its own task with a readable message; nothing here can bring
- * the process down.
+ * This process's task workers (LECTERN_ROLE all|worker): up to `workerConcurrency` tasks at a time,
+ * of the kinds it has handlers for, each claimed with a lease that a heartbeat keeps extending while
+ * it runs. Also publishes the worker's heartbeat to the kv table (for /v1/system/status) and calls
+ * each handler's housekeeping every few seconds. A failing task ends with a readable message in its
+ * own log; nothing here can bring the process down.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
+import type { TaskKind } from '@lectern/shared';
 import type { AppContext } from '../context.js';
-import { isParseError } from '../ingest/errors.js';
-import { runParseTask } from '../ingest/pipeline.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
 import { claimNextTask, MAX_RETRIES, releaseLeases, renewLease } from './claim.js';
+import type { TaskHandler, TaskHandlers } from './handlers.js';
 import { TaskCancelled, TaskLost, TaskProgress } from './progress.js';
-import { rollupRunning } from './rollup.js';
-import { parsePoolOf } from './parse-pool.js';
-import { queueEvents } from './signal.js';
-import { WorkerJobError } from './worker-pool.js';
 
 export interface WorkerOptions {
   /** Lease length; a task whose worker stops beating for this long is claimed again. */
   leaseMs?: number;
   pollMs?: number;
-  rollupMs?: number;
+  tickMs?: number;
   heartbeatMs?: number;
   concurrency?: number;
 }
@@ -33,18 +28,24 @@ export interface WorkerHost {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = { pollMs: 1_000, rollupMs: 3_000, heartbeatMs: 10_000 };
+const DEFAULTS = { pollMs: 1_000, tickMs: 3_000, heartbeatMs: 10_000 };
 
-/** A readable sentence for the task log: parser messages as they are, others without internals. */
-export function failureMessage(err: unknown): string {
-  if (isParseError(err) || err instanceof WorkerJobError) return (err as Error).message;
+/** A readable sentence for the task log: the handler's own wording, else the error without internals. */
+export function failureMessage(handler: TaskHandler, err: unknown): string {
+  const own = handler.describeFailure?.(err);
+  if (own) return own;
   const e = err instanceof Error ? err : new Error(String(err));
   if (e.name === 'ModelError') return `The model call failed: ${e.message}`;
   const first = (e.message || 'unknown error').split('\n')[0].slice(0, 300);
-  return `Parsing failed: ${first}`;
+  return `The task failed: ${first}`;
 }
 
-export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = {}): Promise<WorkerHost> {
+export async function startWorkerHost(
+  ctx: AppContext,
+  handlers: TaskHandlers,
+  options: WorkerOptions = {},
+): Promise<WorkerHost> {
+  const kinds = Object.keys(handlers) as TaskKind[];
   const o = { ...DEFAULTS, leaseMs: ctx.config.taskLeaseMs, ...options };
   const concurrency = options.concurrency ?? ctx.config.workerConcurrency;
   const name = `${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`;
@@ -73,11 +74,11 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
       .catch(() => undefined);
   };
 
-  const work = async (progress: TaskProgress, controller: AbortController) => {
+  const work = async (progress: TaskProgress, handler: TaskHandler, controller: AbortController) => {
     const task = progress.task;
     const lease = setInterval(
       () => {
-        void renewLease(ctx, task.id, name, o.leaseMs).then(
+        void renewLease(ctx.db, task.id, name, o.leaseMs).then(
           (state) => {
             // The heartbeat also notices a cancel while the task waits for a parse worker or a model.
             if (state === 'lost') controller.abort(new TaskLost());
@@ -97,7 +98,7 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
         stats.failed += 1;
         return;
       }
-      await runParseTask(ctx, progress, name, controller.signal);
+      await handler.run(progress, controller.signal);
       stats.done += 1;
     } catch (err) {
       const reason = controller.signal.aborted ? controller.signal.reason : err;
@@ -107,7 +108,7 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
         // Not ours any more (deleted, re-claimed elsewhere) or we are shutting down: write nothing.
       } else {
         stats.failed += 1;
-        await progress.fail(` ${failureMessage(err)}`).catch(() => undefined);
+        await progress.fail(` ${failureMessage(handler, err)}`).catch(() => undefined);
       }
     } finally {
       clearInterval(lease);
@@ -116,13 +117,15 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
 
   const fill = async () => {
     while (!stopping && running.size < concurrency) {
-      const task = await claimNextTask(ctx, name, o.leaseMs).catch(() => null);
+      const task = await claimNextTask(ctx.db, name, o.leaseMs, kinds).catch(() => null);
       if (!task) break;
+      const handler = handlers[task.kind as TaskKind];
+      if (!handler) break;
       stats.lag = task.begin_at ? Math.max(0, task.begin_at - task.create_time) : 0;
       const controller = new AbortController();
       running.set(task.id, controller);
-      const progress = new TaskProgress(ctx, task, name);
-      void work(progress, controller).finally(() => {
+      const progress = new TaskProgress(ctx.db, task, name, async (p) => handler.afterWrite?.(p));
+      void work(progress, handler, controller).finally(() => {
         running.delete(task.id);
         poke();
       });
@@ -139,28 +142,30 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
   };
 
   await beat();
-  // Parse workers start with the host, so the first document does not wait for them to boot.
-  void parsePoolOf(ctx).warm();
+  // Handlers start with the host (parsing warms its parser processes, so the first document does not wait).
+  for (const h of Object.values(handlers)) void Promise.resolve(h.start?.()).catch(() => undefined);
+  const tick = () => {
+    for (const h of Object.values(handlers)) void h.tick?.().catch(() => undefined);
+  };
   const timers = [
     setInterval(() => void beat(), o.heartbeatMs),
     setInterval(poke, o.pollMs),
-    setInterval(() => void rollupRunning(ctx).catch(() => undefined), o.rollupMs),
+    setInterval(tick, o.tickMs),
   ];
   for (const t of timers) t.unref();
-  const events = queueEvents(ctx);
-  events.on('queued', poke);
+  const unsubscribe = ctx.queue.onQueued(poke);
   poke();
 
   return {
     name,
     async stop() {
       stopping = true;
-      events.off('queued', poke);
+      unsubscribe();
       for (const t of timers) clearInterval(t);
       for (const c of running.values()) c.abort(new TaskLost());
       const deadline = Date.now() + 10_000;
       while (running.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      await releaseLeases(ctx, name).catch(() => undefined);
+      await releaseLeases(ctx.db, name).catch(() => undefined);
       await ctx.db.kysely
         .deleteFrom('kv')
         .where('key', '=', `heartbeat:${name}`)
@@ -168,11 +173,4 @@ export async function startWorkerHost(ctx: AppContext, options: WorkerOptions = 
         .catch(() => undefined);
     },
   };
-}
-
-/** Entry used by main.ts: starts the host and returns its stop function. */
-export async function startWorkers(ctx: AppContext): Promise<() => Promise<void>> {
-  await chunkIndexOf(ctx);
-  const host = await startWorkerHost(ctx);
-  return () => host.stop();
 }

@@ -5,7 +5,7 @@
  * sentence by sentence and the hit sentences are joined with "..."; a text without any hit is
  * returned whole. Markup inside `<…>` tags is never touched.
  */
-import { normalizeText, stem } from './tokenizer.js';
+import { normalizeText, stem } from '../chunk-index/tokenizer.js';
 
 const WORD =
   /\p{N}+(?:\.\p{N}+)+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}\p{M}])+/gu;

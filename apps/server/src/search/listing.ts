@@ -3,9 +3,9 @@
  * plain listing in reading order (page, top, newest first); with keywords the chunks matching the
  * full-text query, best first, with `<em>` highlights. Both page with `page`/`size` and count `total`.
  */
-import type { ChunkIndex, ChunkRecord } from './chunk-index.js';
+import type { ChunkIndex, ChunkRecord } from '../chunk-index/chunk-index.js';
 import { highlight } from './highlight.js';
-import { planQuery } from './query.js';
+import { planQuery } from '../chunk-index/query.js';
 
 export interface ListChunksParams {
   kbId: string;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { retrieve, RetrievalParamError, windowSize } from './retrieval.js';
-import type { SqliteChunkIndex } from './sqlite-index.js';
-import { chunk, fillers, tempIndex } from './test-helpers.js';
+import type { SqliteChunkIndex } from '../chunk-index/sqlite-index.js';
+import { chunk, fillers, tempIndex } from '../chunk-index/test-helpers.js';
 
 let t: ReturnType<typeof tempIndex>;
 let index: SqliteChunkIndex;

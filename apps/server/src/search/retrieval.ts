@@ -12,10 +12,10 @@
  * (≈ 0.68). `keywordOnlyScoring: 'term'` restores the literal rule. Hits report `vector_similarity` 0
  * in keyword-only mode and carry `text_similarity` in every mode.
  */
-import type { ChunkIndex, ChunkRecord, SearchHit } from './chunk-index.js';
-import { tokenFields } from './fields.js';
+import type { ChunkIndex, ChunkRecord, SearchHit } from '../chunk-index/chunk-index.js';
+import { tokenFields } from '../chunk-index/fields.js';
 import { highlight as highlightText } from './highlight.js';
-import { MIN_SHOULD_MATCH_RETRY, minimumShouldMatchCount, planQuery } from './query.js';
+import { MIN_SHOULD_MATCH_RETRY, minimumShouldMatchCount, planQuery } from '../chunk-index/query.js';
 import { checkParams, RetrievalParamError, type RetrieveParams } from './retrieval-params.js';
 import { cosine, queryItems, rankFeature, termSimilarity } from './scoring.js';
 

@@ -1,8 +1,8 @@
 /**
  * Per-candidate scores of the hybrid formula (API.md §19.4), engine-neutral.
  */
-import type { ChunkRecord } from './chunk-index.js';
-import type { TokenFields } from './fields.js';
+import type { ChunkRecord } from '../chunk-index/chunk-index.js';
+import type { TokenFields } from '../chunk-index/fields.js';
 
 /** Query items of term similarity with their weights (and the prefixes of joined pairs). */
 export interface QueryItems {

@@ -20,7 +20,7 @@ export const fromSource = import.meta.url.endsWith('.ts');
 
 /** URL of a worker entry given its path under src without extension, e.g. "ingest/parse.worker". */
 export function workerEntry(name: string): URL {
-  // Source: this file is src/queue/run-in-worker.ts. Bundle: this code lives in dist/main.js.
+  // Source: this file is src/util/run-in-worker.ts. Bundle: this code lives in dist/main.js.
   return fromSource ? new URL(`../${name}.ts`, import.meta.url) : new URL(`./${name}.js`, import.meta.url);
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { makePdf, textPages } from './testing/make-pdf.js';
+import { makePdf, textPages } from '../ingest/testing/make-pdf.js';
 import { WorkerJobError, WorkerPool } from './worker-pool.js';
 
 const job = (bytes: Buffer) => ({

@@ -4,7 +4,7 @@
  * hands them back parsed, SQLite as text, hence the `unknown` select type.
  */
 import type { ColumnType } from 'kysely';
-import type { TimeColumns } from '../db/types.js';
+import type { TimeColumns } from './time.js';
 
 export type JsonColumn = ColumnType<unknown, string, string>;
 

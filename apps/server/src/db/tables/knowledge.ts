@@ -2,7 +2,7 @@
  * Table types of the knowledge-base area (API.md §18 knowledgebase, document, file2document).
  * Listed in db/types.ts `Database`. Times are epoch ms; `*_at` columns too (presenters format them).
  */
-import type { TimeColumns } from '../../db/types.js';
+import type { TimeColumns } from './time.js';
 
 export interface KnowledgebaseTable extends TimeColumns {
   id: string;

@@ -1,4 +1,4 @@
-import type { TimeColumns } from '../db/types.js';
+import type { TimeColumns } from './time.js';
 
 /** Catalogue factory row (API.md §18 `llm_factories`), seeded from catalogue.json. */
 export interface LlmFactoriesTable extends TimeColumns {

@@ -3,12 +3,12 @@
  * `w = filename_embd_weight` (0.1), HTML tags stripped, batches of 16. When the KB's embedding model
  * is not usable the chunks are indexed keyword-only (vector null) and the log says so.
  */
-import type { AppContext } from '../context.js';
-import type { ChunkDraft } from '../ingest/types.js';
+import type { AppContext } from '../../context.js';
+import type { ChunkDraft } from '../types.js';
 import { BUILTIN_FACTORY } from '@lectern/shared';
-import { ModelError } from '../models/errors.js';
-import { embeddingAvailable, modelFor } from '../models/registry.js';
-import type { TaskProgress } from './progress.js';
+import { ModelError } from '../../models/errors.js';
+import { embeddingAvailable, modelFor } from '../../models/registry.js';
+import type { TaskProgress } from '../../queue/progress.js';
 
 export const EMBED_BATCH = 16;
 

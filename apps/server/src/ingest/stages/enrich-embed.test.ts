@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { standinEmbedding, startOpenAIStandin, type Standin } from '../../test/standins/index.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import { createKb, runDocs, uploadDocs, waitSettled } from '../modules/kb/test-support.js';
-import { startWorkerHost, type WorkerHost } from './worker-host.js';
+import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import { standinEmbedding, startOpenAIStandin, type Standin } from '../../../test/standins/index.js';
+import { createKb, runDocs, uploadDocs, waitSettled } from '../../modules/kb/test-support.js';
+import { startTaskWorkers } from '../../root.js';
+import type { WorkerHost } from '../../queue/worker-host.js';
 
 const DIM = 64;
 
@@ -36,7 +36,7 @@ describe('enrichment and embeddings through the tenant models (API.md §19.7)', 
       },
     });
     server = await startTestServer();
-    host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 200 });
+    host = await startTaskWorkers(server.ctx, { pollMs: 100, tickMs: 200 });
     alice = await newUser(server, 'alice');
     for (const [name, type] of [
       ['chatty', 'chat'],
@@ -94,7 +94,7 @@ describe('enrichment and embeddings through the tenant models (API.md §19.7)', 
     expect(settled.progress_msg).toMatch(/Question generation \d+ chunks completed/);
     expect(settled.progress_msg).toMatch(/Embedding \d+ chunks done/);
 
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     const listed = (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 100)).chunks;
     const chunks = await index.getMany(listed.map((c) => c.id)); // with their vectors
     expect(chunks.length).toBe(settled.chunk_num);
@@ -128,7 +128,7 @@ describe('enrichment and embeddings through the tenant models (API.md §19.7)', 
     expect(settled.progress_msg).toMatch(
       /Keyword-only indexing: embedding model missing-model@OpenAI is not available/,
     );
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     const listed = (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 10)).chunks;
     const chunks = await index.getMany(listed.map((c) => c.id));
     expect(chunks.length).toBeGreaterThan(0);

@@ -3,11 +3,11 @@
  * N keywords per chunk (`important_kwd`), with `auto_questions` N it proposes N questions
  * (`question_kwd`). A model failure is written to the log and the chunks go on without them.
  */
-import type { AppContext } from '../context.js';
-import type { ChunkDraft } from '../ingest/types.js';
-import type { ChatModel } from '../models/ports.js';
-import { modelFor } from '../models/registry.js';
-import type { TaskProgress } from './progress.js';
+import type { AppContext } from '../../context.js';
+import type { ChunkDraft } from '../types.js';
+import type { ChatModel } from '../../models/ports.js';
+import { modelFor } from '../../models/registry.js';
+import type { TaskProgress } from '../../queue/progress.js';
 
 const PARALLEL = 4;
 

@@ -6,12 +6,12 @@
  * the OCR text stays alone and the log says why.
  */
 import sharp from 'sharp';
-import type { AppContext } from '../context.js';
-import { loadPicture } from '../ingest/parsers/image.js';
-import type { ChunkDraft } from '../ingest/types.js';
-import type { Image2TextModel } from '../models/ports.js';
-import { defaultModelId, modelFor } from '../models/registry.js';
-import type { TaskProgress } from './progress.js';
+import type { AppContext } from '../../context.js';
+import { loadPicture } from '../parsers/image.js';
+import type { ChunkDraft } from '../types.js';
+import type { Image2TextModel } from '../../models/ports.js';
+import { defaultModelId, modelFor } from '../../models/registry.js';
+import type { TaskProgress } from '../../queue/progress.js';
 
 /** Longest side of a picture sent to the model (the stored chunk picture has the same bound). */
 const SEND_MAX_SIDE = 1280;

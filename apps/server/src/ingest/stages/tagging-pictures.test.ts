@@ -1,11 +1,12 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasSystemFont, rasterPng } from '../../test/fixtures/pdf/raster.js';
-import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { startOpenAIStandin, type Standin } from '../../test/standins/index.js';
-import { textOf } from '../../test/standins/openai.js';
-import { createKb, runDocs, uploadDocs, waitSettled } from '../modules/kb/test-support.js';
-import { startWorkerHost, type WorkerHost } from './worker-host.js';
+import { hasSystemFont, rasterPng } from '../../../test/fixtures/pdf/raster.js';
+import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import { startOpenAIStandin, type Standin } from '../../../test/standins/index.js';
+import { textOf } from '../../../test/standins/openai.js';
+import { createKb, runDocs, uploadDocs, waitSettled } from '../../modules/kb/test-support.js';
+import { startTaskWorkers } from '../../root.js';
+import type { WorkerHost } from '../../queue/worker-host.js';
 
 interface StoredChunk {
   content_with_weight: string;
@@ -60,7 +61,7 @@ describe('auto-tagging from tag sets and picture descriptions (API.md §19.6, §
       },
     });
     server = await startTestServer();
-    host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 200 });
+    host = await startTaskWorkers(server.ctx, { pollMs: 100, tickMs: 200 });
     alice = await newUser(server, 'alice');
     const res = await call(server, '/v1/llm/add_llm', {
       token: alice.token,

@@ -7,13 +7,12 @@
  * volume alone). The best `topn_tags` positive scores become `tag_feas` (tag → score, 4 decimals) and
  * are added to `tag_kwd`.
  */
-import type { AppContext } from '../context.js';
-import { parseJson } from '../db/json.js';
-import type { ChunkDraft, ParserConfig } from '../ingest/types.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import type { ChunkIndex } from '../search/chunk-index.js';
-import { retrieve } from '../search/retrieval.js';
-import type { TaskProgress } from './progress.js';
+import type { AppContext } from '../../context.js';
+import { parseJson } from '../../db/json.js';
+import type { ChunkDraft, ParserConfig } from '../types.js';
+import type { ChunkIndex } from '../../chunk-index/chunk-index.js';
+import { retrieve } from '../../search/retrieval.js';
+import type { TaskProgress } from '../../queue/progress.js';
 
 /** Tag rows retrieved per chunk. */
 const NEIGHBOURS = 32;
@@ -99,7 +98,7 @@ export async function tagChunks(
     );
     return;
   }
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const counted = await index.tagCounts(tagKbIds);
   if (counted.length === 0) {
     await progress.report(null, 'Tagging skipped: the tag sets have no tags yet.');

@@ -4,9 +4,9 @@
  * The document becomes run "2" with progress 0 and is never rolled up again until re-run.
  */
 import { sql } from 'kysely';
-import type { AppContext } from '../context.js';
-import { updateStamps } from '../util/time.js';
-import { clock } from './log.js';
+import type { AppContext } from '../../context.js';
+import { updateStamps } from '../../util/time.js';
+import { clock } from '../../queue/log.js';
 
 /** True while the document has a task that is neither finished nor failed. */
 export async function hasUnfinishedTasks(ctx: AppContext, docId: string): Promise<boolean> {
@@ -14,7 +14,7 @@ export async function hasUnfinishedTasks(ctx: AppContext, docId: string): Promis
     .selectFrom('task')
     .select('id')
     .where('doc_id', '=', docId)
-    .where('task_type', '=', '')
+    .where('kind', '=', 'parse')
     .where('progress', '>=', 0)
     .where('progress', '<', 1)
     .executeTakeFirst();
@@ -29,7 +29,7 @@ export async function cancelDocument(ctx: AppContext, docId: string): Promise<vo
       .updateTable('task')
       .set({ cancel: 1, ...updateStamps(now) })
       .where('doc_id', '=', docId)
-      .where('task_type', '=', '')
+      .where('kind', '=', 'parse')
       .execute();
     await trx
       .updateTable('task')
@@ -38,7 +38,7 @@ export async function cancelDocument(ctx: AppContext, docId: string): Promise<vo
         progress_msg: sql<string>`case when progress_msg = '' then ${line} else progress_msg || ${`\n${line}`} end`,
       })
       .where('doc_id', '=', docId)
-      .where('task_type', '=', '')
+      .where('kind', '=', 'parse')
       .where('progress', '>=', 0)
       .where('progress', '<', 1)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))

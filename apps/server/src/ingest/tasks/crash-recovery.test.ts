@@ -12,12 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { closeContext, createContext } from '../context.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import { makePdf, textPages } from './testing/make-pdf.js';
+import { loadConfig } from '../../config.js';
+import { closeRoot, createRoot } from '../../root.js';
+import { makePdf, textPages } from '../testing/make-pdf.js';
 
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -170,9 +169,9 @@ describe('crash recovery', () => {
       await exited(second.proc);
 
       // Inspect the data the two processes left behind.
-      const ctx = await createContext(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
+      const ctx = await createRoot(loadConfig({ ...env, LOG_LEVEL: 'silent' }));
       try {
-        const index = await chunkIndexOf(ctx);
+        const index = ctx.chunkIndex;
         const tasks = await ctx.db.kysely.selectFrom('task').selectAll().where('kb_id', '=', kbId).execute();
         expect(tasks.some((t) => t.retry_count > 0)).toBe(true);
         let sum = 0;
@@ -196,7 +195,7 @@ describe('crash recovery', () => {
         const pages = final.filter((d) => d.progress_msg.includes('Page(19~20): Task done')).length;
         expect(pages).toBe(3);
       } finally {
-        await closeContext(ctx);
+        await closeRoot(ctx);
       }
     },
   );

@@ -6,16 +6,13 @@
  * chunks are deleted.
  */
 import { xxh64 } from '@node-rs/xxhash';
-import type { AppContext } from '../context.js';
-import { parseJson } from '../db/json.js';
-import type { TaskTable } from '../db/types.js';
-import type { DocumentTable, KnowledgebaseTable } from '../modules/kb/tables.js';
-import { newId } from '../util/ids.js';
-import { creationStamps, updateStamps } from '../util/time.js';
-import { logLine, WHOLE_DOCUMENT_END } from './log.js';
-import { parsePoolOf } from './parse-pool.js';
-import { notifyQueued } from './signal.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
+import type { AppContext } from '../../context.js';
+import { parseJson } from '../../db/json.js';
+import type { TaskTable } from '../../db/types.js';
+import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
+import { newId } from '../../util/ids.js';
+import { creationStamps, updateStamps } from '../../util/time.js';
+import { logLine, WHOLE_DOCUMENT_END } from '../../queue/log.js';
 
 export const TABLE_ROWS_PER_TASK = 3000;
 
@@ -99,7 +96,7 @@ async function probe(ctx: AppContext, doc: DocumentTable, kb: KnowledgebaseTable
   const bytes = await ctx.blobs.get(`${kb.id}/${doc.location}`);
   if (!bytes) return {};
   try {
-    return await parsePoolOf(ctx).run<{ pageCount?: number; rowCount?: number }>(
+    return await ctx.parsePool.run<{ pageCount?: number; rowCount?: number }>(
       'probe',
       { bytes, ext: doc.suffix },
       { timeoutMs: 120_000 },
@@ -135,7 +132,7 @@ export async function queueDocument(
     .selectFrom('task')
     .selectAll()
     .where('doc_id', '=', doc.id)
-    .where('task_type', '=', '')
+    .where('kind', '=', 'parse')
     .execute();
   const reusable = new Map<string, TaskTable>();
   if (!opts.clear) for (const t of old) if (t.progress >= 1 && t.digest) reusable.set(t.digest, t);
@@ -153,7 +150,8 @@ export async function queueDocument(
       tenant_id: kb.tenant_id,
       from_page: range.from,
       to_page: range.to,
-      task_type: '',
+      kind: 'parse',
+      payload: '{}',
       priority: opts.priority ?? 0,
       begin_at: null,
       process_duration: 0,
@@ -180,7 +178,7 @@ export async function queueDocument(
     }
   });
 
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   if (opts.clear) await index.deleteByDoc(doc.id);
   else {
     const drop = [...new Set(old.flatMap((t) => t.chunk_ids.split(' ').filter((id) => id && !kept.has(id))))];
@@ -191,7 +189,7 @@ export async function queueDocument(
   const chunkNum = kept.size;
   const tokenNum = keptTokens;
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('task_type', '=', '').execute();
+    await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('kind', '=', 'parse').execute();
     if (rows.length > 0) await trx.insertInto('task').values(rows).execute();
     const fresh = await trx
       .selectFrom('document')
@@ -225,7 +223,7 @@ export async function queueDocument(
       .where('id', '=', doc.id)
       .execute();
   });
-  notifyQueued(ctx);
+  ctx.queue.notifyQueued();
 }
 
 const WHOLE = { from_page: 0, to_page: WHOLE_DOCUMENT_END };

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDocx, deflatedZeros, para, rawZip } from '../../test/fixtures/office/ooxml-builders.js';
-import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { createKb, listDocs, runDocs, upload, uploadDocs, waitSettled } from '../modules/kb/test-support.js';
-import { makePdf, textPages } from './testing/make-pdf.js';
-import { startWorkerHost, type WorkerHost } from './worker-host.js';
+import { buildDocx, deflatedZeros, para, rawZip } from '../../../test/fixtures/office/ooxml-builders.js';
+import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import {
+  createKb,
+  listDocs,
+  runDocs,
+  upload,
+  uploadDocs,
+  waitSettled,
+} from '../../modules/kb/test-support.js';
+import { makePdf, textPages } from '../testing/make-pdf.js';
+import { startTaskWorkers } from '../../root.js';
+import type { WorkerHost } from '../../queue/worker-host.js';
 
 const BAD_FORMAT =
   'There seems to be an issue with your file format. Please verify it is correct and not corrupted.';
@@ -14,7 +22,7 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
   let alice: TestUser;
   beforeAll(async () => {
     server = await startTestServer({ WORKER_CONCURRENCY: '3' });
-    host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 200 });
+    host = await startTaskWorkers(server.ctx, { pollMs: 100, tickMs: 200 });
     alice = await newUser(server, 'alice');
   });
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { chunkId } from '../ingest/pipeline.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import { createKb, listDocs, runDocs, uploadDocs, waitSettled } from '../modules/kb/test-support.js';
-import { makePdf, textPages } from './testing/make-pdf.js';
-import { startWorkerHost, type WorkerHost } from './worker-host.js';
+import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import { chunkId } from '../pipeline.js';
+import { createKb, listDocs, runDocs, uploadDocs, waitSettled } from '../../modules/kb/test-support.js';
+import { makePdf, textPages } from '../testing/make-pdf.js';
+import { startTaskWorkers } from '../../root.js';
+import type { WorkerHost } from '../../queue/worker-host.js';
 
 const LINE = /^\d\d:\d\d:\d\d /;
 
@@ -14,7 +14,7 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
   let alice: TestUser;
   beforeAll(async () => {
     server = await startTestServer({ WORKER_CONCURRENCY: '2' });
-    host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 200, leaseMs: 5_000 });
+    host = await startTaskWorkers(server.ctx, { pollMs: 100, tickMs: 200, leaseMs: 5_000 });
     alice = await newUser(server, 'alice');
   });
   afterAll(async () => {
@@ -50,7 +50,7 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
       ).body,
     ).toEqual({ code: 0, message: 'success', data: true });
     const settled = await waitSettled(server, alice.token, kb);
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     let total = 0;
     for (const d of docs) {
       const doc = settled.get(d.id)!;
@@ -116,7 +116,7 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
     expect(settled.run).toBe('3');
     expect(settled.progress_msg).toMatch(/^\d\d:\d\d:\d\d Page\(1~3\): Start to parse\./m);
     expect(settled.progress_msg).toMatch(/Page\(8~10\): Task done/);
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     const chunks = (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 100)).chunks;
     const text = chunks.map((c) => c.content_with_weight).join('\n');
     expect(text).toContain('Lectern page 1');
@@ -145,7 +145,7 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
     const cleared = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
     expect(cleared.progress_msg).toMatch(/Task done/);
     expect(cleared.chunk_num).toBe(first.chunk_num);
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     expect(await index.countByDoc(doc.id)).toBe(first.chunk_num);
     const kbRow = (
       await call<Record<string, number>>(server, `/v1/kb/detail?kb_id=${kb}`, { token: alice.token })
@@ -215,7 +215,7 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
       token_num: 0,
       parser_id: 'one',
     });
-    expect(await (await chunkIndexOf(server.ctx)).countByDoc(doc.id)).toBe(0);
+    expect(await server.ctx.chunkIndex.countByDoc(doc.id)).toBe(0);
     expect(await tasksOf(doc.id)).toEqual([]);
     expect(
       (
@@ -232,7 +232,7 @@ describe('ingestion: task queue, pipeline and progress (API.md §19.8, §19.9)',
     const [doc] = await uploadDocs(server, alice.token, kb, [{ name: 'm.txt', data: 'mirror me\nplease' }]);
     await runDocs(server, alice.token, [doc.id]);
     await waitSettled(server, alice.token, kb);
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     const chunks = async () =>
       (await index.list({ kbIds: [kb], docIds: [doc.id] }, 'position', 0, 50)).chunks;
     await call(server, '/v1/document/change_status', {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import type { TaskTable } from '../db/types.js';
-import { createKb, uploadDocs, waitSettled } from '../modules/kb/test-support.js';
-import { newId } from '../util/ids.js';
-import { creationStamps } from '../util/time.js';
-import { claimNextTask, renewLease } from './claim.js';
+import { newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import type { TaskTable } from '../../db/types.js';
+import { createKb, uploadDocs, waitSettled } from '../../modules/kb/test-support.js';
+import { newId } from '../../util/ids.js';
+import { creationStamps } from '../../util/time.js';
+import { claimNextTask, renewLease } from '../../queue/claim.js';
 import { splitRanges } from './enqueue.js';
 import { rollupDocument } from './rollup.js';
-import { startWorkerHost } from './worker-host.js';
+import { startTaskWorkers } from '../../root.js';
 
 describe('task splitting (API.md §19.8)', () => {
   const pdf = (config: Record<string, unknown>, pageCount = 30, parserId = 'naive') =>
@@ -85,7 +85,8 @@ describe('leases, retries and queue position', () => {
       tenant_id: '',
       from_page: 0,
       to_page: 100000000,
-      task_type: '',
+      kind: 'parse',
+      payload: '{}',
       priority: 0,
       begin_at: null,
       process_duration: 0,
@@ -113,11 +114,11 @@ describe('leases, retries and queue position', () => {
     const cancelled = taskRow(doc, { cancel: 1, ...creationStamps(now - 5000) });
     await db.insertInto('task').values([old, urgent, finished, cancelled]).execute();
 
-    expect((await claimNextTask(server.ctx, 'w1', 60_000))?.id).toBe(urgent.id);
-    expect((await claimNextTask(server.ctx, 'w2', 60_000))?.id).toBe(old.id);
-    expect(await claimNextTask(server.ctx, 'w3', 60_000)).toBeNull();
-    expect(await renewLease(server.ctx, old.id, 'w2', 60_000)).toBe('held');
-    expect(await renewLease(server.ctx, old.id, 'w3', 60_000)).toBe('lost');
+    expect((await claimNextTask(server.ctx.db, 'w1', 60_000, ['parse']))?.id).toBe(urgent.id);
+    expect((await claimNextTask(server.ctx.db, 'w2', 60_000, ['parse']))?.id).toBe(old.id);
+    expect(await claimNextTask(server.ctx.db, 'w3', 60_000, ['parse'])).toBeNull();
+    expect(await renewLease(server.ctx.db, old.id, 'w2', 60_000)).toBe('held');
+    expect(await renewLease(server.ctx.db, old.id, 'w3', 60_000)).toBe('lost');
 
     // w2 dies: its lease runs out and w3 takes the task over as a retry.
     await db
@@ -125,11 +126,11 @@ describe('leases, retries and queue position', () => {
       .set({ lease_until: Date.now() - 1 })
       .where('id', '=', old.id)
       .execute();
-    const retried = await claimNextTask(server.ctx, 'w3', 60_000);
+    const retried = await claimNextTask(server.ctx.db, 'w3', 60_000, ['parse']);
     expect(retried).toMatchObject({ id: old.id, lease_owner: 'w3', retry_count: 1 });
-    expect(await renewLease(server.ctx, old.id, 'w2', 60_000)).toBe('lost');
+    expect(await renewLease(server.ctx.db, old.id, 'w2', 60_000)).toBe('lost');
     await db.updateTable('task').set({ cancel: 1 }).where('id', '=', old.id).execute();
-    expect(await renewLease(server.ctx, old.id, 'w3', 60_000)).toBe('cancelled');
+    expect(await renewLease(server.ctx.db, old.id, 'w3', 60_000)).toBe('cancelled');
     await db.deleteFrom('task').where('doc_id', '=', doc).execute();
   });
 
@@ -154,7 +155,7 @@ describe('leases, retries and queue position', () => {
         }),
       )
       .execute();
-    const host = await startWorkerHost(server.ctx, { pollMs: 50, rollupMs: 100 });
+    const host = await startTaskWorkers(server.ctx, { pollMs: 50, tickMs: 100 });
     try {
       const settled = (await waitSettled(server, alice.token, kb)).get(doc.id)!;
       expect(settled.run).toBe('4');

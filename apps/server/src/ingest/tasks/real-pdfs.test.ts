@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { chunkIndexOf } from '../modules/kb/chunk-store.js';
-import { createKb, runDocs, uploadDocs, waitSettled } from '../modules/kb/test-support.js';
-import { startWorkerHost, type WorkerHost } from './worker-host.js';
+import { newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import { createKb, runDocs, uploadDocs, waitSettled } from '../../modules/kb/test-support.js';
+import { startTaskWorkers } from '../../root.js';
+import type { WorkerHost } from '../../queue/worker-host.js';
 
 const dir = path.resolve(process.cwd(), '../shared/data/pdfs');
 const pdfDir = fs.existsSync(dir) ? dir : path.resolve(process.cwd(), '../../../shared/data/pdfs');
@@ -16,7 +16,7 @@ describe.skipIf(!fs.existsSync(pdfDir))('real-world PDFs end to end through uplo
   let alice: TestUser;
   beforeAll(async () => {
     server = await startTestServer();
-    host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 300 });
+    host = await startTaskWorkers(server.ctx, { pollMs: 100, tickMs: 300 });
     alice = await newUser(server, 'alice');
   });
   afterAll(async () => {
@@ -45,7 +45,7 @@ describe.skipIf(!fs.existsSync(pdfDir))('real-world PDFs end to end through uplo
         docs.map((d) => d.id),
       );
       const settled = await waitSettled(server, alice.token, kb, 280_000);
-      const index = await chunkIndexOf(server.ctx);
+      const index = server.ctx.chunkIndex;
       for (const d of docs) {
         const row = settled.get(d.id)!;
         expect(row.run, `${row.name}: ${row.progress_msg.split('\n').slice(-3).join(' | ')}`).toBe('3');

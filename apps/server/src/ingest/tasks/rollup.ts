@@ -5,9 +5,9 @@
  * has finished the document becomes run "3" (progress 1) or, with any failure, run "4" (progress −1).
  * Only documents with run "1" are touched, so a cancelled document (run "2") is never rolled up.
  */
-import type { AppContext } from '../context.js';
-import type { TaskTable } from '../db/types.js';
-import { updateStamps } from '../util/time.js';
+import type { AppContext } from '../../context.js';
+import type { TaskTable } from '../../db/types.js';
+import { updateStamps } from '../../util/time.js';
 
 type TaskView = Pick<
   TaskTable,
@@ -69,7 +69,7 @@ async function tasksAhead(ctx: AppContext, first: TaskView): Promise<number> {
   const row = await ctx.db.kysely
     .selectFrom('task')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('task_type', '=', '')
+    .where('kind', '=', 'parse')
     .where('cancel', '=', 0)
     .where('progress', '>=', 0)
     .where('progress', '<', 1)
@@ -95,7 +95,7 @@ export async function rollupDocument(ctx: AppContext, docId: string): Promise<vo
     .selectFrom('task')
     .select([...TASK_COLUMNS])
     .where('doc_id', '=', docId)
-    .where('task_type', '=', '')
+    .where('kind', '=', 'parse')
     .execute();
   if (tasks.length === 0) return;
   const first = tasks.reduce((a, b) => (a.create_time <= b.create_time ? a : b));
@@ -123,7 +123,7 @@ export async function rollupRunning(ctx: AppContext): Promise<void> {
   const pending = await ctx.db.kysely
     .selectFrom('task')
     .select([...TASK_COLUMNS])
-    .where('task_type', '=', '')
+    .where('kind', '=', 'parse')
     .where('cancel', '=', 0)
     .where('progress', '>=', 0)
     .where('progress', '<', 1)
@@ -144,7 +144,7 @@ export async function rollupRunning(ctx: AppContext): Promise<void> {
         'in',
         batch.map((d) => d.id),
       )
-      .where('task_type', '=', '')
+      .where('kind', '=', 'parse')
       .execute();
     const byDoc = new Map<string, TaskView[]>();
     for (const t of tasks) byDoc.set(t.doc_id, [...(byDoc.get(t.doc_id) ?? []), t]);

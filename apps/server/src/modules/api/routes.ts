@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
-import { chatServices } from '../../chat/bind.js';
+import type { ServerContext } from '../context.js';
 import { questionMessages } from '../../chat/history.js';
 import type { ChatMessage } from '../../chat/types.js';
 import { authOf } from '../../http/auth.js';
@@ -34,8 +33,8 @@ const newConversationQuery = z.object({ user_id: z.string().optional() });
 /** Legacy chat API routes authenticate with the assistant's API key themselves (public for the hook). */
 const byApiKey = { config: { public: true } } as const;
 
-export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const svc = chatServices(ctx);
+export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
+  const svc = ctx.chat;
 
   app.post('/v1/api/new_token', async (req) => {
     const body = validate(newTokenBody, req.body);

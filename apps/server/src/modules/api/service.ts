@@ -6,7 +6,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { Api4ConversationTable } from '../../chat/tables.js';
+import type { Api4ConversationTable } from '../../db/tables/chat.js';
 import type { ChatMessage, StoredReference } from '../../chat/types.js';
 import { parseJson, toJson } from '../../db/json.js';
 import type { ApiTokenTable } from '../../db/types.js';

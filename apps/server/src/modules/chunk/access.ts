@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { UserTable } from '../../db/types.js';
 import { errors } from '../../http/envelope.js';
 import { accessScopeOf, assertAccess } from '../../policy/tenancy.js';
-import type { DocumentTable, KnowledgebaseTable } from '../kb/tables.js';
+import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 export interface ChunkDoc {
   doc: DocumentTable;

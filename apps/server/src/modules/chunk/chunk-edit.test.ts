@@ -3,7 +3,6 @@ import type { TestServer, TestUser } from '../../../test/harness.js';
 import { standinEmbedding } from '../../../test/standins/index.js';
 import { countTokens } from '../../ingest/tokens.js';
 import { cosine } from '../../search/scoring.js';
-import { chunkIndexOf } from '../kb/chunk-store.js';
 import { createKb } from '../kb/test-support.js';
 import {
   addChunk,
@@ -34,7 +33,7 @@ describe('editing chunks: set, switch, rm (API.md §7)', () => {
   });
   afterAll(async () => fixture.close());
 
-  const vectorOf = async (id: string) => (await (await chunkIndexOf(server.ctx)).get(id))!.vector;
+  const vectorOf = async (id: string) => (await server.ctx.chunkIndex.get(id))!.vector;
 
   it('sets a chunk: re-tokenized, re-embedded (questions when given), token counters follow', async () => {
     const id = await addChunk(server, alice.token, docId, 'Clean the panels twice a year.');
@@ -252,7 +251,7 @@ describe('editing chunks: set, switch, rm (API.md §7)', () => {
     });
     expect((await get(server, alice.token, `/v1/chunk/get?chunk_id=${keep}`)).code).toBe(0);
     // The document's counters equal what the index holds.
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     expect(after.doc.chunks).toBe(await index.countByDoc(docId));
     expect(after.doc.tokens).toBe((await index.statsByDocs([docId])).get(docId)!.tokens);
   });

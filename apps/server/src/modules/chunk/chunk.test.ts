@@ -4,7 +4,6 @@ import { newUser, type TestServer, type TestUser } from '../../../test/harness.j
 import { standinEmbedding } from '../../../test/standins/index.js';
 import { countTokens } from '../../ingest/tokens.js';
 import { cosine } from '../../search/scoring.js';
-import { chunkIndexOf } from '../kb/chunk-store.js';
 import { createKb, joinTeam } from '../kb/test-support.js';
 import {
   addChunk,
@@ -35,7 +34,7 @@ describe('chunk endpoints (API.md §7)', () => {
   });
   afterAll(async () => fixture.close());
 
-  const vectorOf = async (id: string) => (await (await chunkIndexOf(server.ctx)).get(id))!.vector;
+  const vectorOf = async (id: string) => (await server.ctx.chunkIndex.get(id))!.vector;
 
   it('creates a chunk: 16-hex content hash id, embedded 0.1·name + 0.9·content, counters +1 and + tokens', async () => {
     const before = await counters(server, docId);

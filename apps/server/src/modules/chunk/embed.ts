@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { ModelError } from '../../models/errors.js';
 import { embeddingAvailable, modelFor } from '../../models/registry.js';
-import { embedText } from '../../queue/embed.js';
+import { embedText } from '../../ingest/stages/embed.js';
 
 /** Model errors as envelopes; the bundled model being unreachable is "no vector", not a failure. */
 export async function guarded<T>(what: string, fn: () => Promise<T>): Promise<T | null> {

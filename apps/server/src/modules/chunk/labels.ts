@@ -6,9 +6,9 @@
  * rounded, at least 1, the `topn_tags` strongest kept. Null when the KBs use no tag set.
  */
 import { parseJson } from '../../db/json.js';
-import type { ChunkIndex } from '../../search/chunk-index.js';
-import { planQuery } from '../../search/query.js';
-import type { KnowledgebaseTable } from '../kb/tables.js';
+import type { ChunkIndex } from '../../chunk-index/chunk-index.js';
+import { planQuery } from '../../chunk-index/query.js';
+import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 const SMOOTHING = 1000;
 const MATCH_LIMIT = 1000;

@@ -8,7 +8,6 @@ import {
   type Standin,
 } from '../../../test/standins/index.js';
 import { cosine } from '../../search/scoring.js';
-import { chunkIndexOf } from '../kb/chunk-store.js';
 import { createKb } from '../kb/test-support.js';
 import { addChunk, addModel, corpus, emptyDoc, retrieval } from './test-support.js';
 
@@ -81,7 +80,7 @@ describe('retrieval testing (API.md §7 retrieval_test, §19)', () => {
     // Only chunks with a query word are candidates: the wind chunk never appears.
     expect(data.chunks.map((c) => c.content_with_weight).sort()).toEqual(energy.slice(0, 3).sort());
     expect(data.total).toBe(3);
-    const index = await chunkIndexOf(server.ctx);
+    const index = server.ctx.chunkIndex;
     const q = standinEmbedding('solar panels', DIM);
     for (const hit of data.chunks) {
       const stored = (await index.get(hit.chunk_id))!;

@@ -18,8 +18,7 @@ import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
 import { extractKeywords, translateQuestion } from '../../chat/llm-tasks.js';
 import { retrieve } from '../../search/retrieval.js';
 import { checkParams, RetrievalParamError } from '../../search/retrieval-params.js';
-import { chunkIndexOf } from '../kb/chunk-store.js';
-import type { KnowledgebaseTable } from '../kb/tables.js';
+import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { embedQuestion, guarded, rerankerFor } from './embed.js';
 import { questionLabels } from './labels.js';
 import { presentHit } from './presenter.js';
@@ -120,7 +119,7 @@ export async function retrievalTest(ctx: AppContext, user: UserTable, body: Retr
   const rerank = body.rerank_id ? await rerankerFor(ctx, user.id, body.rerank_id) : null;
   const question = await rewrittenQuestion(ctx, kbs[0], body, body.question);
   const queryVector = await embedQuestion(ctx, kbs[0].tenant_id, kbs[0].embd_id, question);
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const labels = await questionLabels(index, kbs, question);
   const result = await checkedAsync(() =>
     retrieve(index, {

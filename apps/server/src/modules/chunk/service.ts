@@ -12,12 +12,11 @@ import { errors } from '../../http/envelope.js';
 import { chunkId } from '../../ingest/pipeline.js';
 import { countTokens } from '../../ingest/tokens.js';
 import { accessScopeOf, assertAccess } from '../../policy/tenancy.js';
-import type { ChunkFilter, ChunkPatch, ChunkRecord } from '../../search/chunk-index.js';
+import type { ChunkFilter, ChunkPatch, ChunkRecord } from '../../chunk-index/chunk-index.js';
 import { highlight } from '../../search/highlight.js';
-import { planQuery } from '../../search/query.js';
-import { hasHan } from '../../search/tokenizer.js';
-import { chunkIndexOf } from '../kb/chunk-store.js';
-import type { DocumentTable } from '../kb/tables.js';
+import { planQuery } from '../../chunk-index/query.js';
+import { hasHan } from '../../chunk-index/tokenizer.js';
+import type { DocumentTable } from '../../db/tables/knowledge.js';
 import { chunkDoc } from './access.js';
 import { embedChunk } from './embed.js';
 import { presentListedChunk } from './presenter.js';
@@ -56,7 +55,7 @@ export interface ListInput {
 /** `{total, chunks, doc}`: reading order without keywords, text relevance with them (highlighted). */
 export async function listChunks(ctx: AppContext, user: UserTable, input: ListInput) {
   const { doc, kb } = await chunkDoc(ctx, user, input.docId);
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const filter: ChunkFilter = { kbIds: [kb.id], docIds: [doc.id], available: input.available };
   const offset = (input.page - 1) * input.size;
   const keywords = input.keywords.trim();
@@ -85,7 +84,7 @@ export async function listChunks(ctx: AppContext, user: UserTable, input: ListIn
 
 /** The stored chunk when the caller may use its KB: 102 "Chunk not found!" / 109 otherwise. */
 export async function getChunk(ctx: AppContext, user: UserTable, id: string): Promise<ChunkRecord> {
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const chunk = await index.get(id);
   if (!chunk) throw errors.data('Chunk not found!');
   const kb = await ctx.db.kysely
@@ -118,7 +117,7 @@ export async function createChunk(
   f: ChunkFields,
 ): Promise<string> {
   const { doc, kb } = await chunkDoc(ctx, user, docId);
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const id = chunkId(f.content, doc.id);
   const draft = { content_with_weight: f.content, question_kwd: f.question_kwd ?? [] };
   const vector = await embedChunk(ctx, kb.tenant_id, kb.embd_id, doc.name, draft, filenameWeight(doc));
@@ -186,7 +185,7 @@ function imageKey(imgId: string): string | null {
 
 export async function setChunk(ctx: AppContext, user: UserTable, input: SetInput): Promise<void> {
   const { doc, kb } = await chunkDoc(ctx, user, input.docId);
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const current = await index.get(input.chunkId);
   if (!current || current.doc_id !== doc.id) throw errors.data('Chunk not found!');
   let content = input.content;
@@ -238,7 +237,7 @@ export async function switchChunks(
 ) {
   const { doc } = await chunkDoc(ctx, user, docId);
   if (ids.length === 0) return;
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   let matched = 0;
   try {
     matched = await index.setAvailableByIds(ids, available, doc.id);
@@ -256,7 +255,7 @@ export async function removeChunks(
 ): Promise<void> {
   const { doc, kb } = await chunkDoc(ctx, user, docId);
   if (ids.length === 0) return;
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   const mine = (await index.getMany([...new Set(ids)])).filter((c) => c.doc_id === doc.id);
   if (mine.length === 0) throw errors.data('Index updating failure');
   let deleted: number;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import { startOpenAIStandin, type Standin } from '../../../test/standins/index.js';
-import { startWorkerHost, type WorkerHost } from '../../queue/worker-host.js';
+import { startTaskWorkers } from '../../root.js';
+import type { WorkerHost } from '../../queue/worker-host.js';
 import {
   answers,
   createConversation,
@@ -41,7 +42,7 @@ async function uploadTo(
 beforeAll(async () => {
   llm = await startOpenAIStandin({ reply: () => 'The code word is pineapple.' });
   server = await startTestServer({ MODEL_MAX_RETRIES: '0' });
-  host = await startWorkerHost(server.ctx, { pollMs: 100, rollupMs: 200, leaseMs: 5_000 });
+  host = await startTaskWorkers(server.ctx, { pollMs: 100, tickMs: 200, leaseMs: 5_000 });
   user = await newUser(server, 'attacher');
   await wireModels(server, user, llm);
   kbId = await createKb(server, user, 'Inbox');

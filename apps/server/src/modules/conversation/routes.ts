@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { chatServices } from '../../chat/bind.js';
+import type { ServerContext } from '../context.js';
 import { questionMessages } from '../../chat/history.js';
 import type { ChatMessage } from '../../chat/types.js';
 import { authOf, credentialOf } from '../../http/auth.js';
@@ -24,8 +23,8 @@ import { searchRoutes } from './search-routes.js';
 import * as conversations from './service.js';
 import { uploadAndParseRoutes } from './upload-and-parse.js';
 
-export async function conversationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const svc = chatServices(ctx);
+export async function conversationRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
+  const svc = ctx.chat;
 
   app.post('/v1/conversation/set', async (req) => {
     const body = validate(conversationSetBody, req.body);

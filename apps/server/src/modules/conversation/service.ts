@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { ConversationTable } from '../../chat/tables.js';
+import type { ConversationTable } from '../../db/tables/chat.js';
 import type { ChatMessage, StoredReference } from '../../chat/types.js';
 import { deleteMessage, thumbMessage, withAnswer } from '../../chat/history.js';
 import { parseJson, toJson } from '../../db/json.js';

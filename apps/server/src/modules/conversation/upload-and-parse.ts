@@ -16,7 +16,7 @@ import { readTmp, readUploadForm } from '../document/intake.js';
 import { removeDocuments } from '../document/remove.js';
 import { runDocs } from '../document/service.js';
 import { storeUploads } from '../document/upload.js';
-import type { KnowledgebaseTable } from '../kb/tables.js';
+import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { apiKeyOf, keySession } from '../api/service.js';
 import { dialogConfigOf, type DialogRow } from '../dialog/service.js';
 import { loadConversation } from './service.js';

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
-import type { DialogTable } from '../../chat/tables.js';
+import type { DialogTable } from '../../db/tables/chat.js';
 import type { DialogConfig, PromptConfig } from '../../chat/types.js';
 import { parseJson, toJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
-import { makePdf, textPages } from '../../queue/testing/make-pdf.js';
+import { makePdf, textPages } from '../../ingest/testing/make-pdf.js';
 import { createKb, joinTeam, listDocs, upload, uploadDocs, type DocRow } from '../kb/test-support.js';
 
 type Doc = Record<string, unknown>;

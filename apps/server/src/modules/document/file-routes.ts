@@ -10,8 +10,7 @@ import { ApiError, errors, ok } from '../../http/envelope.js';
 import { asObject } from '../../http/validate.js';
 import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
 import { isParseError } from '../../ingest/errors.js';
-import { parsePoolOf } from '../../queue/parse-pool.js';
-import { WorkerJobError } from '../../queue/worker-pool.js';
+import { WorkerJobError } from '../../util/worker-pool.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
 import { findKb } from '../kb/service.js';
 import { docTypeOf } from './file-kind.js';
@@ -133,7 +132,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.post('/v1/document/parse', async (req) => {
     const form = await formOf(req, ctx);
     try {
-      const pool = parsePoolOf(ctx);
+      const pool = ctx.parsePool;
       const textOf = (bytes: Buffer, fileName: string) =>
         pool
           .run<string>('text', { bytes, ext: extensionOf(fileName), fileName }, { timeoutMs: 300_000 })

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
 import { likePattern, pageOf, type ListQuery } from '../kb/paging.js';
-import type { DocumentTable } from '../kb/tables.js';
+import type { DocumentTable } from '../../db/tables/knowledge.js';
 import type { ListDocBody } from './schema.js';
 
 const RUN_STATUSES = ['0', '1', '2', '3', '4', '5'];

@@ -1,6 +1,6 @@
 import { parseJson } from '../../db/json.js';
 import { rfc1123 } from '../../util/time.js';
-import type { DocumentTable } from '../kb/tables.js';
+import type { DocumentTable } from '../../db/tables/knowledge.js';
 
 /** Stored thumbnails are served by the public image route; inline data URLs stay as they are. */
 export function thumbnailUrl(doc: Pick<DocumentTable, 'kb_id' | 'thumbnail'>): string | null {

@@ -4,9 +4,8 @@
  * counters drop by what they held. Returns one readable line per document that could not be removed.
  */
 import type { AppContext } from '../../context.js';
-import { chunkIndexOf } from '../kb/chunk-store.js';
 import { removeDocLinks } from '../kb/kb-folder.js';
-import type { DocumentTable, KnowledgebaseTable } from '../kb/tables.js';
+import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 export async function removeDocuments(
   ctx: AppContext,
@@ -40,7 +39,7 @@ export async function removeDocuments(
         .execute();
     });
   }
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   for (const doc of docs) {
     try {
       await index.deleteByDoc(doc.id);

@@ -5,16 +5,16 @@ import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { mergeParserConfig } from '../../ingest/parser-config.js';
 import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
-import { cancelDocument, hasUnfinishedTasks } from '../../queue/cancel.js';
-import { queueDocument } from '../../queue/enqueue.js';
+import { cancelDocument, hasUnfinishedTasks } from '../../ingest/tasks/cancel.js';
+import { queueDocument } from '../../ingest/tasks/enqueue.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
-import { chunkIndexOf, renameDocChunks } from '../kb/chunk-store.js';
+import { renameDocChunks } from '../../chunk-index/chunk-store.js';
 import { assertParserConfig } from '../kb/config-rules.js';
 import { addMirrorFile, renameDocLinks } from '../kb/kb-folder.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
 import { assertParserId, findKb } from '../kb/service.js';
-import type { DocumentTable } from '../kb/tables.js';
+import type { DocumentTable } from '../../db/tables/knowledge.js';
 import { findDocWithKb, usableDoc, usableDocs } from './access.js';
 import { removeDocuments } from './remove.js';
 
@@ -62,7 +62,7 @@ export async function changeStatus(ctx: AppContext, user: UserTable, docIds: str
         .set({ status: value, ...updateStamps() })
         .where('id', '=', id)
         .execute();
-      await (await chunkIndexOf(ctx)).setAvailableByDoc(id, Number(value));
+      await ctx.chunkIndex.setAvailableByDoc(id, Number(value));
       result[id] = { status: value };
     } catch {
       result[id] = { error: 'Database error (Document update)!' };
@@ -106,7 +106,7 @@ export async function renameDoc(
       .execute();
     await renameDocLinks(trx, doc.id, name);
   });
-  await renameDocChunks(ctx, kb.id, doc.id, name);
+  await renameDocChunks(ctx.chunkIndex, kb.id, doc.id, name);
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
@@ -130,7 +130,7 @@ async function resetDocument(
   patch: Partial<DocumentTable>,
 ): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('task_type', '=', '').execute();
+    await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('kind', '=', 'parse').execute();
     const fresh = await trx
       .selectFrom('document')
       .select(['chunk_num', 'token_num'])
@@ -159,7 +159,7 @@ async function resetDocument(
       .where('id', '=', doc.id)
       .execute();
   });
-  await (await chunkIndexOf(ctx)).deleteByDoc(doc.id);
+  await ctx.chunkIndex.deleteByDoc(doc.id);
   await ctx.blobs.deletePrefix(doc.id);
 }
 

@@ -8,12 +8,11 @@
 import type { AppContext } from '../../context.js';
 import { parseJson, toJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
-import { parsePoolOf } from '../../queue/parse-pool.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps } from '../../util/time.js';
 import { addMirrorEntry, kbFolderOf } from '../kb/kb-folder.js';
 import { extensionOf, sanitizeFileName, uniqueName } from '../kb/naming.js';
-import type { DocumentTable, KnowledgebaseTable } from '../kb/tables.js';
+import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { contentMatches, docTypeOf, isAllowedUpload } from './file-kind.js';
 
 export const UNSUPPORTED = 'This type of file has not been supported yet!';
@@ -51,7 +50,7 @@ async function thumbnailOf(
 ): Promise<Buffer | null> {
   if (ext !== 'pdf' && type !== 'visual') return null;
   try {
-    const out = await parsePoolOf(ctx).run<Uint8Array | null>(
+    const out = await ctx.parsePool.run<Uint8Array | null>(
       'thumbnail',
       { bytes, ext },
       { timeoutMs: 60_000 },

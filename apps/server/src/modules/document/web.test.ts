@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
-import { makePdf, textPages } from '../../queue/testing/make-pdf.js';
+import { makePdf, textPages } from '../../ingest/testing/make-pdf.js';
 import { createKb, listDocs, upload } from '../kb/test-support.js';
 import { isPrivateAddress } from './web-fetch.js';
 

@@ -7,9 +7,8 @@ import { parseJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { errors } from '../../http/envelope.js';
 import { accessScopeOf } from '../../policy/tenancy.js';
-import { chunkIndexOf } from './chunk-store.js';
 import { usableKb } from './service.js';
-import type { KnowledgebaseTable } from './tables.js';
+import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 /** Every listed KB when the user may use all of them; 109 otherwise. */
 export async function usableKbs(
@@ -34,17 +33,17 @@ export function splitIds(raw: unknown): string[] {
 
 /** `[[tag, count], …]` over the chunks of the KBs, most frequent first. */
 export async function tagCounts(ctx: AppContext, kbIds: string[]): Promise<Array<[string, number]>> {
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   return index.tagCounts(kbIds);
 }
 
 export async function removeTags(ctx: AppContext, kbId: string, tags: string[]): Promise<void> {
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   await index.removeTags(kbId, tags);
 }
 
 export async function renameTag(ctx: AppContext, kbId: string, from: string, to: string): Promise<void> {
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   await index.renameTag(kbId, from, to);
 }
 

@@ -1,6 +1,6 @@
 import { parseJson } from '../../db/json.js';
 import { rfc1123, sqlDateTime } from '../../util/time.js';
-import type { KnowledgebaseTable } from './tables.js';
+import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 /** Every column of a KB row as the contract shows rows (dates RFC 1123, JSON parsed). */
 export function presentKbRow(row: KnowledgebaseTable) {

@@ -9,14 +9,13 @@ import { accessScopeOf, mayAccess, visibleTenantIds, type AccessScope } from '..
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { removeDocuments } from '../document/remove.js';
-import { chunkIndexOf } from './chunk-store.js';
 import { assertParserConfig } from './config-rules.js';
 import { removeKbFolder, renameKbFolder } from './kb-folder.js';
 import { KB_NAME_LIMIT_BYTES, uniqueName, utf8Bytes } from './naming.js';
 import { likePattern, type ListQuery } from './paging.js';
 import type { KbListRow } from './presenter.js';
 import type { CreateKbBody, UpdateKbBody } from './schema.js';
-import type { KnowledgebaseTable } from './tables.js';
+import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 /** Chunk methods a KB or document may use: SPEC §9's thirteen plus the auto-selected ones. */
 export const PARSER_IDS: readonly string[] = [...CHUNK_METHODS, 'audio', 'email'];
@@ -173,7 +172,7 @@ export async function updateKb(
     if (name !== kb.name) await renameKbFolder(trx, kb.tenant_id, kb.name, name);
   });
   if (body.pagerank !== undefined && body.pagerank !== kb.pagerank) {
-    const index = await chunkIndexOf(ctx);
+    const index = ctx.chunkIndex;
     await index.setPagerank(kb.id, body.pagerank);
   }
   const fresh = await findKb(ctx, kb.id);
@@ -255,7 +254,7 @@ export async function removeKb(ctx: AppContext, user: UserTable, kbId: string): 
     await trx.deleteFrom('task').where('kb_id', '=', kb.id).execute();
     await trx.deleteFrom('knowledgebase').where('id', '=', kb.id).execute();
   });
-  const index = await chunkIndexOf(ctx);
+  const index = ctx.chunkIndex;
   await index.deleteByKb(kb.id);
   await ctx.blobs.deletePrefix(kb.id);
 }

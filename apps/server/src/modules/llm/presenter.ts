@@ -1,6 +1,6 @@
 import type { FactoryInfo, LlmListItem, MyLlmItem } from '@lectern/shared';
 import type { CatalogueFactory } from '../../models/catalogue.js';
-import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from '../../models/tables.js';
+import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from '../../db/tables/models.js';
 
 /** The only way model-provider rows leave the server: never an api key, never packed credentials. */
 

@@ -2,7 +2,7 @@ import { BUILTIN_FACTORY, type FactoryInfo, type LlmListItem, type MyLlms } from
 import type { AppContext } from '../../context.js';
 import { builtinMaybeAvailable } from '../../models/builtin.js';
 import { catalogueFactory } from '../../models/catalogue.js';
-import type { TenantLlmTable } from '../../models/tables.js';
+import type { TenantLlmTable } from '../../db/tables/models.js';
 import { updateStamps } from '../../util/time.js';
 import { presentCatalogueModel, presentCustomModel, presentFactory, presentMyLlm } from './presenter.js';
 

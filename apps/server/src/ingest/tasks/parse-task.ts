@@ -1,0 +1,27 @@
+/**
+ * The `parse` task kind's handler: runs the ingestion pipeline for one task row, rolls its document
+ * up after every progress write, and rolls up every running document periodically (documents whose
+ * tasks were cancelled or claimed elsewhere still settle).
+ */
+import type { AppContext } from '../../context.js';
+import type { TaskHandler } from '../../queue/handlers.js';
+import { WorkerJobError } from '../../util/worker-pool.js';
+import { isParseError } from '../errors.js';
+import { runParseTask } from '../pipeline.js';
+import { rollupDocument, rollupRunning } from './rollup.js';
+
+export function parseTaskHandler(ctx: AppContext): TaskHandler {
+  return {
+    run: (progress, signal) => runParseTask(ctx, progress, progress.owner, signal),
+    afterWrite: (progress) => rollupDocument(ctx, progress.task.doc_id),
+    describeFailure(err) {
+      if (isParseError(err) || err instanceof WorkerJobError) return (err as Error).message;
+      if (err instanceof Error && err.name !== 'ModelError') {
+        return `Parsing failed: ${(err.message || 'unknown error').split('\n')[0].slice(0, 300)}`;
+      }
+      return undefined;
+    },
+    start: () => ctx.parsePool.warm(),
+    tick: () => rollupRunning(ctx),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The composition root: the one place that builds every port (database, blob store, chunk index,
+ * task queue signal, parser pool, secrets, health probes) and the domain services on top of them,
+ * once per process, and registers each task kind's handler. main.ts, the test harness and the
+ * benchmarks all start the server through here.
+ */
+import path from 'node:path';
+import type { Config } from './config.js';
+import { closeContext, type AppContext } from './context.js';
+import { createChatServices } from './chat/bind.js';
+import { createChunkIndex } from './chunk-index/create-index.js';
+import { openDb, pingDb } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { HealthRegistry } from './health/registry.js';
+import { createParsePool } from './ingest/parse-pool.js';
+import { parseTaskHandler } from './ingest/tasks/parse-task.js';
+import type { ServerContext } from './modules/context.js';
+import type { TaskHandlers } from './queue/handlers.js';
+import { TaskSignal } from './queue/signal.js';
+import { startWorkerHost, type WorkerHost, type WorkerOptions } from './queue/worker-host.js';
+import { Secrets } from './security/secrets.js';
+import { LocalBlobStore } from './storage/local-blob-store.js';
+
+/** Opens the database (migrated), blobs, chunk index, parser pool and queue signal; registers health probes. */
+async function createPorts(config: Config): Promise<AppContext> {
+  const db = openDb(config.databaseUrl, config.dataDir);
+  const onClose: AppContext['onClose'] = [() => db.close()];
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await closeContext({ onClose });
+    throw err;
+  }
+  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const health = new HealthRegistry();
+  health.register('database', async () => {
+    await pingDb(db);
+    return { database: db.dialect === 'postgres' ? 'postgresql' : 'sqlite' };
+  });
+  health.register('storage', async () => {
+    await blobs.health();
+    return { storage: blobs.kind };
+  });
+  // The task queue lives in the metadata DB (rows with leases); report its depth.
+  health.register('queue', async () => {
+    const row = await db.kysely
+      .selectFrom('task')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('progress', '>=', 0)
+      .where('progress', '<', 1)
+      .executeTakeFirst();
+    return { queue: 'database', pending: Number(row?.n ?? 0) };
+  });
+  const chunkIndex = createChunkIndex(config, health, onClose);
+  const parsePool = createParsePool(config);
+  onClose.push(() => parsePool.close());
+  return {
+    config,
+    db,
+    secrets: new Secrets(config.secretKey),
+    blobs,
+    health,
+    chunkIndex,
+    parsePool,
+    queue: new TaskSignal(),
+    onClose,
+  };
+}
+
+/** Everything a server process needs: the ports and the domain services built on them. */
+export async function createRoot(config: Config): Promise<ServerContext> {
+  const ctx = await createPorts(config);
+  return { ...ctx, chat: createChatServices(ctx) };
+}
+
+export async function closeRoot(root: Pick<AppContext, 'onClose'>): Promise<void> {
+  await closeContext(root);
+}
+
+/** Every task kind this build can run, with its handler. */
+export function taskHandlers(ctx: AppContext): TaskHandlers {
+  return { parse: parseTaskHandler(ctx) };
+}
+
+/** Starts this process's task workers over every registered kind. */
+export function startTaskWorkers(ctx: AppContext, options: WorkerOptions = {}): Promise<WorkerHost> {
+  return startWorkerHost(ctx, taskHandlers(ctx), options);
+}
