@@ -78,7 +78,17 @@ if (wants('pg')) {
     // do not depend on the database and ran in the first pass.
     runVitest(
       'postgres',
-      ['--project', 'server', 'src/modules', 'src/queue', 'src/models', 'src/chat', 'src/policy'],
+      [
+        '--project',
+        'server',
+        'src/modules',
+        'src/queue',
+        'src/ingest/tasks',
+        'src/ingest/stages',
+        'src/models',
+        'src/chat',
+        'src/policy',
+      ],
       {
         TEST_DATABASE_URL: pgUrl,
       },
