@@ -62,6 +62,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       LECTERN_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: path.dirname(webIndex),
+      // Model and search stand-ins listen on 127.0.0.1: let the outbound guard reach them.
+      LECTERN_SSRF_ALLOW: '127.0.0.1,::1,localhost',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { parseAllowList } from './net/policy.js';
 
 /**
  * Every knob of the server, read from the environment once. Each has a default so that
@@ -47,6 +48,16 @@ const envSchema = z.object({
   DEFAULT_IMG2TXT_ID: z.string().default(''),
   DEFAULT_TTS_ID: z.string().default(''),
   ALLOW_PRIVATE_FETCH: flag.default(false),
+  LECTERN_SSRF_ALLOW: z
+    .string()
+    .default('')
+    .superRefine((v, zctx) => {
+      try {
+        parseAllowList(v);
+      } catch (err) {
+        zctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
   TAVILY_BASE_URL: z.string().url().default('https://api.tavily.com'),
   TASK_LEASE_SECONDS: z.coerce.number().positive().default(60),
   PARSE_THREADS: z.coerce.number().int().min(0).default(0),
@@ -88,8 +99,12 @@ export interface Config {
     img2txt_id: string;
     tts_id: string;
   };
-  /** Outbound fetches the user asks for (web crawl, parse by URL) may reach loopback/private addresses. */
+  /** Deprecated (ALLOW_PRIVATE_FETCH=1): outbound requests on a user's behalf may reach every private/local
+   *  address (cloud metadata excepted). Prefer ssrfAllow. */
   allowPrivateFetch: boolean;
+  /** LECTERN_SSRF_ALLOW: host names, IPs and CIDRs that outbound requests on a user's behalf may reach
+   *  although they are private or local (comma list, parsed by net/policy.ts). */
+  ssrfAllow: string;
   /** Base URL of the Tavily web-search API (assistants with a web-search key). */
   tavilyBaseUrl: string;
   /** A parse task whose worker stops renewing its lease for this long is claimed again. */
@@ -151,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tts_id: e.DEFAULT_TTS_ID,
     },
     allowPrivateFetch: e.ALLOW_PRIVATE_FETCH,
+    ssrfAllow: e.LECTERN_SSRF_ALLOW,
     tavilyBaseUrl: e.TAVILY_BASE_URL.replace(/\/+$/, ''),
     taskLeaseMs: Math.round(e.TASK_LEASE_SECONDS * 1000),
     parseThreads: e.PARSE_THREADS,

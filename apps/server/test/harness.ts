@@ -51,6 +51,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     LECTERN_SECRET_KEY: 'test-secret-key',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     MODEL_VERIFY: '0',
+    // Stand-ins listen on 127.0.0.1: let the outbound guard reach them (tests of the guard pass '').
+    LECTERN_SSRF_ALLOW: '127.0.0.1,::1,localhost',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });

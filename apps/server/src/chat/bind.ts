@@ -5,6 +5,7 @@
 import type { AppContext } from '../context.js';
 import { errors } from '../errors.js';
 import { defaultModelId, modelFor, resolveModel } from '../models/registry.js';
+import { outboundPolicyOf } from '../net/index.js';
 import { tokenize } from '../chunk-index/tokenizer.js';
 import { retrieveForChat } from './retrieval-bridge.js';
 import type { ChatServices } from './services.js';
@@ -42,7 +43,11 @@ export function createChatServices(ctx: AppContext): ChatServices {
     },
     retrieve: async (params) => retrieveForChat(ctx, ctx.chunkIndex, params),
     webSearch: (apiKey, query, signal) =>
-      tavilySearch(apiKey, query, { signal, baseUrl: ctx.config.tavilyBaseUrl }),
+      tavilySearch(apiKey, query, {
+        signal,
+        baseUrl: ctx.config.tavilyBaseUrl,
+        policy: outboundPolicyOf(ctx.config),
+      }),
     tokenize: (text) => tokenize(text),
   };
 }

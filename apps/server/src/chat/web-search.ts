@@ -1,8 +1,10 @@
 /**
  * Web search through the Tavily API (`POST <base>/search`, https://api.tavily.com by default) when an
  * assistant has a `tavily_api_key`. Results become chunks with their URL so the model can cite them.
- * The base URL comes from config TAVILY_BASE_URL (tests point it at a stand-in on 127.0.0.1).
+ * The base URL comes from config TAVILY_BASE_URL (tests point it at a stand-in on 127.0.0.1). The call
+ * goes through the outbound guard (net/), like every request made on a user's behalf.
  */
+import { isOutboundError, safeFetch, type OutboundPolicy } from '../net/index.js';
 import { newId } from '../util/ids.js';
 import { ChatError } from './errors.js';
 import type { Knowledge, RefChunk } from './types.js';
@@ -17,7 +19,13 @@ interface TavilyResult {
 export async function tavilySearch(
   apiKey: string,
   query: string,
-  opts: { baseUrl: string; maxResults?: number; signal?: AbortSignal; timeoutMs?: number },
+  opts: {
+    baseUrl: string;
+    policy: OutboundPolicy;
+    maxResults?: number;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+  },
 ): Promise<Knowledge> {
   const signal = AbortSignal.any([
     ...(opts.signal ? [opts.signal] : []),
@@ -25,7 +33,9 @@ export async function tavilySearch(
   ]);
   let res: Response;
   try {
-    res = await fetch(`${opts.baseUrl}/search`, {
+    res = await safeFetch(opts.policy, `${opts.baseUrl}/search`, {
+      maxBytes: 5 * 1024 * 1024,
+      timeoutMs: 0, // the signal above carries the time limit
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
       body: JSON.stringify({
@@ -39,6 +49,8 @@ export async function tavilySearch(
       signal,
     });
   } catch (err) {
+    if (isOutboundError(err) && err.refused)
+      throw new ChatError(`Web search (Tavily) refused: ${err.message}`);
     const why = err instanceof Error && err.name === 'TimeoutError' ? 'timed out' : 'could not be reached';
     throw new ChatError(`Web search (Tavily) ${why}.`);
   }

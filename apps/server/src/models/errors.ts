@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { APICallError, RetryError } from 'ai';
+import { isOutboundError } from '../net/index.js';
 
 /**
  * A model call that failed, with a sentence a person can act on, e.g.
@@ -28,20 +29,37 @@ export class ModelTimeoutError extends ModelError {
 }
 
 const MAX_DETAIL = 300;
+/** A body that is not JSON is only ever summarized by its first line, this long at most. */
+const MAX_TEXT_DETAIL = 120;
 
-/** The provider's own explanation from an error body: {error:{message}}, {message}, {error:"…"}, {detail}… */
+/** One printable line, at most `max` characters: what of a provider's answer reaches the user. */
+function summarize(text: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * The provider's own explanation from an error body, summarized, never echoed raw (the base URL may
+ * be a user's, and its answer must not become a way to read what the server can reach):
+ * {error:{message}}, {message}, {error:"…"}, {detail}… of a JSON body, else the first line of a text body.
+ */
 export function detailFromBody(body: string | undefined): string {
   if (!body) return '';
   const text = body.trim();
   try {
     const json = JSON.parse(text) as unknown;
     const found = pickMessage(Array.isArray(json) ? json[0] : json);
-    if (found) return found.slice(0, MAX_DETAIL);
+    if (found) return summarize(found, MAX_DETAIL);
+    return '';
   } catch {
-    // Not JSON: fall through to the raw text.
+    // Not JSON: fall through to the text.
   }
   if (text.startsWith('<')) return ''; // an HTML error page says nothing useful
-  return text.slice(0, MAX_DETAIL);
+  return summarize(text.split(/\r?\n/, 1)[0], MAX_TEXT_DETAIL);
 }
 
 function pickMessage(value: unknown): string {
@@ -120,6 +138,17 @@ function causeCode(err: unknown): string | undefined {
 /** Turns whatever a client library threw into a ModelError with a readable message. */
 export function toModelError(provider: string, err: unknown): ModelError {
   if (err instanceof ModelError) return err;
+  if (isOutboundError(err)) {
+    // Refused by the outbound guard (private address, size cap…) or the host could not be reached.
+    if (err.kind === 'network')
+      return new ModelError(
+        `${provider}: cannot reach ${err.host ?? 'the server'}${err.code ? ` (${err.code})` : ''}`,
+        provider,
+        undefined,
+        true,
+      );
+    return new ModelError(`${provider}: ${err.message}`, provider, undefined, err.kind === 'dns');
+  }
   if (RetryError.isInstance(err)) return toModelError(provider, err.lastError);
   if (APICallError.isInstance(err)) {
     // A 2xx that failed is a body the client library could not read.

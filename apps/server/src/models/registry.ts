@@ -13,6 +13,7 @@ import { FetchRerankModel } from './adapters/rerank.js';
 import { AiSdkSpeech2TextModel, AiSdkTtsModel } from './adapters/audio.js';
 import { ModelError } from './errors.js';
 import { metered } from './metering.js';
+import { modelFetchOf } from './outbound.js';
 import type { AnyModel, PortOf } from './ports.js';
 import type { ModelSpec } from './spec.js';
 import type { TenantLlmTable } from '../db/tables/models.js';
@@ -153,6 +154,7 @@ export function buildModel(
       );
     return new BuiltinEmbeddingModel(ctx.config, model);
   }
+  spec = spec.fetch ? spec : { ...spec, fetch: modelFetchOf(ctx.config) };
   switch (type) {
     case 'chat':
       return new AiSdkChatModel(spec, policy);

@@ -23,6 +23,9 @@ export interface ModelSpec {
   baseUrl: string;
   maxTokens: number;
   catalogue?: CatalogueModel;
+  /** The fetch every request of this model goes through: the outbound guard (net/), set by buildModel,
+   *  so a user's base URL cannot reach private or local addresses unless LECTERN_SSRF_ALLOW allows them. */
+  fetch?: typeof fetch;
 }
 
 export function trimSlash(url: string): string {

@@ -2,6 +2,11 @@ import type { ModelType } from '@lectern/shared';
 import type { CallPolicy } from '../../src/models/call.js';
 import { catalogueFactory } from '../../src/models/catalogue.js';
 import type { ModelSpec } from '../../src/models/spec.js';
+import { modelFetch } from '../../src/models/outbound.js';
+import { createPolicy } from '../../src/net/index.js';
+
+// Adapter tests call their stand-ins through the outbound guard, as the server does.
+const standinPolicy = createPolicy({ ssrfAllow: '127.0.0.1' });
 
 /** A ModelSpec as the registry would build it, for adapter tests against stand-ins. */
 export function specOf(
@@ -22,6 +27,7 @@ export function specOf(
     credentials: o.credentials ?? {},
     baseUrl: o.baseUrl ?? factory.default_base_url,
     maxTokens: 8192,
+    fetch: modelFetch(() => standinPolicy),
   };
 }
 

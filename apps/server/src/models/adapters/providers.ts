@@ -55,6 +55,7 @@ function compatible(spec: ModelSpec) {
     apiKey: spec.apiKey && spec.apiKey !== 'x' ? spec.apiKey : undefined,
     includeUsage: true,
     transformRequestBody: spec.factory.name === 'OpenRouter' ? openRouterBody(spec) : undefined,
+    fetch: spec.fetch,
   });
 }
 
@@ -64,6 +65,7 @@ function azure(spec: ModelSpec) {
     baseURL: `${requireBase(spec).replace(/\/openai$/, '')}/openai`,
     apiVersion: spec.credentials.api_version || '2024-10-21',
     useDeploymentBasedUrls: true,
+    fetch: spec.fetch,
   });
 }
 
@@ -75,7 +77,7 @@ function google(spec: ModelSpec) {
       fetch: vertexFetch(spec),
     });
   }
-  return createGoogleGenerativeAI({ apiKey: spec.apiKey, baseURL: requireBase(spec) });
+  return createGoogleGenerativeAI({ apiKey: spec.apiKey, baseURL: requireBase(spec), fetch: spec.fetch });
 }
 
 function bedrock(spec: ModelSpec) {
@@ -84,6 +86,7 @@ function bedrock(spec: ModelSpec) {
     accessKeyId: spec.credentials.bedrock_ak,
     secretAccessKey: spec.credentials.bedrock_sk,
     ...(spec.baseUrl ? { baseURL: trimSlash(spec.baseUrl) } : {}),
+    fetch: spec.fetch,
   });
 }
 
@@ -91,16 +94,19 @@ export function languageModelOf(spec: ModelSpec): LanguageModelV3 {
   const name = spec.callName;
   switch (spec.factory.protocol) {
     case 'openai':
-      return createOpenAI({ apiKey: spec.apiKey, baseURL: requireBase(spec), name: spec.factory.name }).chat(
-        name,
-      );
+      return createOpenAI({
+        apiKey: spec.apiKey,
+        baseURL: requireBase(spec),
+        name: spec.factory.name,
+        fetch: spec.fetch,
+      }).chat(name);
     case 'openai-compatible':
     case 'ollama':
       return compatible(spec).chatModel(name);
     case 'azure':
       return azure(spec).chat(name);
     case 'anthropic':
-      return createAnthropic({ apiKey: spec.apiKey, baseURL: requireBase(spec) })(name);
+      return createAnthropic({ apiKey: spec.apiKey, baseURL: requireBase(spec), fetch: spec.fetch })(name);
     case 'google':
     case 'google-vertex':
       return google(spec).chat(name);
@@ -119,6 +125,7 @@ export function embeddingModelOf(spec: ModelSpec): EmbeddingModelV3 {
         apiKey: spec.apiKey,
         baseURL: requireBase(spec),
         name: spec.factory.name,
+        fetch: spec.fetch,
       }).embedding(name);
     case 'openai-compatible':
     case 'ollama':
@@ -160,5 +167,6 @@ export function audioProviderOf(spec: ModelSpec) {
     apiKey: spec.apiKey && spec.apiKey !== 'x' ? spec.apiKey : 'none',
     baseURL: requireBase(spec),
     name: spec.factory.name,
+    fetch: spec.fetch,
   });
 }

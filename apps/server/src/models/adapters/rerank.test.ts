@@ -88,6 +88,6 @@ it('reports an unreachable rerank server readably', async () => {
     retries: 0,
   });
   await expect(model.rerank('q', ['d'])).rejects.toThrow(
-    'Xinference: cannot reach the server (ECONNREFUSED)',
+    `Xinference: cannot reach ${new URL(url).host} (ECONNREFUSED)`,
   );
 });

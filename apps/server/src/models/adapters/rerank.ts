@@ -98,7 +98,7 @@ export class FetchRerankModel implements RerankModel {
     if (this.spec.apiKey && this.spec.apiKey !== 'x') headers.authorization = `Bearer ${this.spec.apiKey}`;
     const body = JSON.stringify(this.body(query, documents));
     const { scored, tokens } = await withRetry(this.provider, policy, options.signal, async (signal) => {
-      const res = await fetch(url, { method: 'POST', headers, body, signal });
+      const res = await (this.spec.fetch ?? fetch)(url, { method: 'POST', headers, body, signal });
       const text = await res.text();
       if (!res.ok) throw httpError(this.provider, res.status, text, Object.fromEntries(res.headers));
       return this.parse(text, documents.length);

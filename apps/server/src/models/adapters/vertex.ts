@@ -52,11 +52,15 @@ function signedAssertion(sa: ServiceAccount): string {
   return `${unsigned}.${signature}`;
 }
 
-export async function vertexAccessToken(sa: ServiceAccount, signal?: AbortSignal): Promise<string> {
+export async function vertexAccessToken(
+  sa: ServiceAccount,
+  signal?: AbortSignal,
+  doFetch: typeof fetch = fetch,
+): Promise<string> {
   const key = `${sa.client_email}|${sa.token_uri}`;
   const cached = tokenCache.get(key);
   if (cached && cached.expiresAt > Date.now() + 60_000) return cached.token;
-  const res = await fetch(sa.token_uri, {
+  const res = await doFetch(sa.token_uri, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -96,12 +100,13 @@ export function vertexBaseUrl(spec: ModelSpec): string {
 /** A fetch for the Google provider that authenticates with the service account instead of an api key. */
 export function vertexFetch(spec: ModelSpec): typeof fetch {
   const sa = parseServiceAccount(spec.credentials.google_service_account_key);
+  const doFetch = spec.fetch ?? fetch;
   return async (input, init) => {
-    const token = await vertexAccessToken(sa, init?.signal ?? undefined);
+    const token = await vertexAccessToken(sa, init?.signal ?? undefined, doFetch);
     const headers = new Headers(init?.headers);
     headers.delete('x-goog-api-key');
     headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
+    return doFetch(input, { ...init, headers });
   };
 }
 

@@ -17,7 +17,8 @@ import { docTypeOf } from './file-kind.js';
 import { readTmp, readUploadForm, type UploadForm } from './intake.js';
 import { presentDocument } from './presenter.js';
 import { BAD_FORMAT, storeUploads } from './upload.js';
-import { FetchRefused, fetchUrl, isHttpUrl } from './web-fetch.js';
+import { isOutboundError, outboundPolicyOf } from '../../net/index.js';
+import { fetchUrl, isHttpUrl } from './web-fetch.js';
 
 const FETCH_TIMEOUT_MS = 60_000;
 
@@ -62,14 +63,14 @@ function extensionFor(contentType: string, fileName: string | null, url: string)
 async function fetchOrFail(ctx: AppContext, url: string) {
   try {
     const page = await fetchUrl(url, {
-      allowPrivate: ctx.config.allowPrivateFetch,
+      policy: outboundPolicyOf(ctx.config),
       maxBytes: ctx.config.maxFileBytes,
       timeoutMs: FETCH_TIMEOUT_MS,
     });
     if (page.status < 200 || page.status >= 300) throw new Error(`HTTP ${page.status}`);
     return page;
   } catch (err) {
-    if (err instanceof FetchRefused) throw errors.argument(err.message);
+    if (isOutboundError(err) && err.refused) throw errors.argument(err.message);
     throw errors.exception('Download failure.');
   }
 }
