@@ -34,8 +34,8 @@ const MAX_TEXT_DETAIL = 120;
 
 /** One printable line, at most `max` characters: what of a provider's answer reaches the user. */
 function summarize(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const line = text
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
     .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
