@@ -1,0 +1,102 @@
+/**
+ * The CodeExec sandbox (AGENTS.md §10.4): `runCode` runs a script's `main` in QuickJS (JavaScript) or
+ * Pyodide (Python), each in its own worker thread loaded once and reused, with time, memory and output
+ * limits, no network, no file system and no access to the server process.
+ */
+import { WorkerLane } from './lane.js';
+import { CodeExecError, LIMITS, type RunCodeRequest, type RunCodeResult, type SandboxLang } from './types.js';
+
+export { CodeExecError, LIMITS, normalizeLang } from './types.js';
+export type { CodeExecErrorKind, RunCodeRequest, RunCodeResult, SandboxLang } from './types.js';
+export { mapCodeOutputs, type DeclaredOutput } from './outputs.js';
+
+const clamp = (v: number | undefined, fallback: number, max: number) =>
+  Math.min(max, Math.max(1, Math.round(Number.isFinite(v) ? (v as number) : fallback)));
+
+export class Sandbox {
+  private readonly lanes: Record<SandboxLang, WorkerLane>;
+
+  constructor() {
+    this.lanes = {
+      javascript: new WorkerLane({
+        entry: 'quickjs.worker',
+        label: 'JavaScript',
+        maxHeapMb: 256,
+        startupTimeoutMs: 30_000,
+      }),
+      python: new WorkerLane({ entry: 'python.worker', label: 'Python', maxHeapMb: 512, startupTimeoutMs: 120_000 }),
+    };
+  }
+
+  /** Runs `main` of the script; rejects with CodeExecError. Runs of one language wait for each other. */
+  async runCode(req: RunCodeRequest): Promise<RunCodeResult> {
+    const lane = this.lanes[req.lang];
+    if (!lane) throw new CodeExecError('program_error', `Unsupported language: ${String(req.lang)}.`);
+    if (typeof req.script !== 'string' || req.script.trim() === '')
+      throw new CodeExecError('program_error', 'The script is empty.');
+    let args: Record<string, unknown>;
+    try {
+      args = JSON.parse(JSON.stringify(req.args ?? {})) as Record<string, unknown>;
+    } catch {
+      throw new CodeExecError('program_error', 'The arguments must be JSON values.');
+    }
+    const timeoutMs = clamp(req.timeoutMs, LIMITS.defaultTimeoutMs, LIMITS.maxTimeoutMs);
+    const memoryMb = clamp(req.memoryMb, LIMITS.defaultMemoryMb, LIMITS.maxMemoryMb);
+    const started = performance.now();
+    const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
+    try {
+      const done = await lane.run({ script: req.script, args, timeoutMs, memoryMb, maxOutputBytes: LIMITS.maxOutputBytes });
+      return { result: JSON.parse(done.resultJson), stdout: done.stdout, stderr: done.stderr, elapsedMs: elapsed() };
+    } catch (err) {
+      const e = err instanceof CodeExecError ? err : new CodeExecError('runner_error', String(err));
+      throw new CodeExecError(e.kind, messageOf(e, timeoutMs, memoryMb), e.stdout, elapsed());
+    }
+  }
+
+  /** Loads an engine ahead of the first run (Pyodide takes seconds). */
+  warm(lang: SandboxLang): Promise<void> {
+    return this.lanes[lang].warm();
+  }
+
+  /** How many times each engine was loaded (a run that had to be stopped costs a reload). */
+  loads(): Record<SandboxLang, number> {
+    return { javascript: this.lanes.javascript.loads, python: this.lanes.python.loads };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.lanes).map((l) => l.close()));
+  }
+}
+
+function messageOf(e: CodeExecError, timeoutMs: number, memoryMb: number): string {
+  switch (e.kind) {
+    case 'timeout':
+      return `The script did not finish within ${timeoutMs / 1000} s (time limit).`;
+    case 'memory':
+      return /recursion|stack/.test(e.message) ? e.message : `The script used more than ${memoryMb} MB (memory limit).`;
+    case 'output':
+      return `The script printed more than ${LIMITS.maxOutputBytes / 1024 / 1024} MB (output limit).`;
+    default:
+      return e.message;
+  }
+}
+
+let shared: Sandbox | null = null;
+
+/** The process-wide sandbox (engines are loaded on first use and kept). */
+export function sandbox(): Sandbox {
+  shared ??= new Sandbox();
+  return shared;
+}
+
+/** `sandbox().runCode(req)`. */
+export function runCode(req: RunCodeRequest): Promise<RunCodeResult> {
+  return sandbox().runCode(req);
+}
+
+/** Stops the shared sandbox's workers (server shutdown). */
+export async function closeSandbox(): Promise<void> {
+  const s = shared;
+  shared = null;
+  await s?.close();
+}
