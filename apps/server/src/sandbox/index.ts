@@ -24,7 +24,12 @@ export class Sandbox {
         maxHeapMb: 256,
         startupTimeoutMs: 30_000,
       }),
-      python: new WorkerLane({ entry: 'python.worker', label: 'Python', maxHeapMb: 512, startupTimeoutMs: 120_000 }),
+      python: new WorkerLane({
+        entry: 'python.worker',
+        label: 'Python',
+        maxHeapMb: 512,
+        startupTimeoutMs: 120_000,
+      }),
     };
   }
 
@@ -45,8 +50,19 @@ export class Sandbox {
     const started = performance.now();
     const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
     try {
-      const done = await lane.run({ script: req.script, args, timeoutMs, memoryMb, maxOutputBytes: LIMITS.maxOutputBytes });
-      return { result: JSON.parse(done.resultJson), stdout: done.stdout, stderr: done.stderr, elapsedMs: elapsed() };
+      const done = await lane.run({
+        script: req.script,
+        args,
+        timeoutMs,
+        memoryMb,
+        maxOutputBytes: LIMITS.maxOutputBytes,
+      });
+      return {
+        result: JSON.parse(done.resultJson),
+        stdout: done.stdout,
+        stderr: done.stderr,
+        elapsedMs: elapsed(),
+      };
     } catch (err) {
       const e = err instanceof CodeExecError ? err : new CodeExecError('runner_error', String(err));
       throw new CodeExecError(e.kind, messageOf(e, timeoutMs, memoryMb), e.stdout, elapsed());
@@ -73,7 +89,9 @@ function messageOf(e: CodeExecError, timeoutMs: number, memoryMb: number): strin
     case 'timeout':
       return `The script did not finish within ${timeoutMs / 1000} s (time limit).`;
     case 'memory':
-      return /recursion|stack/.test(e.message) ? e.message : `The script used more than ${memoryMb} MB (memory limit).`;
+      return /recursion|stack/.test(e.message)
+        ? e.message
+        : `The script used more than ${memoryMb} MB (memory limit).`;
     case 'output':
       return `The script printed more than ${LIMITS.maxOutputBytes / 1024 / 1024} MB (output limit).`;
     default:

@@ -96,10 +96,14 @@ describe('CodeExec sandbox: JavaScript (QuickJS)', () => {
 
   it('stops unbounded allocation at its limit, and the next run works', async () => {
     const err = await failure(
-      js('function main() { const a = []; for (;;) a.push([a.length, a.length, a.length, a.length]); }', {}, {
-        memoryMb: 8,
-        timeoutMs: 20_000,
-      }),
+      js(
+        'function main() { const a = []; for (;;) a.push([a.length, a.length, a.length, a.length]); }',
+        {},
+        {
+          memoryMb: 8,
+          timeoutMs: 20_000,
+        },
+      ),
     );
     expect(err.kind).toBe('memory');
     expect(err.message).toBe('The script used more than 8 MB (memory limit).');
@@ -110,6 +114,8 @@ describe('CodeExec sandbox: JavaScript (QuickJS)', () => {
   });
 
   it('stops a script that prints without end', async () => {
-    expect((await failure(js('function main() { for (;;) console.log("spam spam spam"); }'))).kind).toBe('output');
+    expect((await failure(js('function main() { for (;;) console.log("spam spam spam"); }'))).kind).toBe(
+      'output',
+    );
   });
 });

@@ -81,7 +81,8 @@ export class WorkerLane {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new CodeExecError('runner_error', 'The sandbox is closed.'));
+    for (const p of this.queue.splice(0))
+      p.reject(new CodeExecError('runner_error', 'The sandbox is closed.'));
     this.current?.reject(new CodeExecError('runner_error', 'The sandbox is closed.'));
     this.current = null;
     await this.stopWorker();
@@ -204,7 +205,10 @@ export class WorkerLane {
             this.finish();
             void this.stopWorker();
             next.reject(
-              new CodeExecError('timeout', `The script did not finish within ${timeoutMs / 1000} s (time limit).`),
+              new CodeExecError(
+                'timeout',
+                `The script did not finish within ${timeoutMs / 1000} s (time limit).`,
+              ),
             );
           }, LIMITS.graceMs),
         );

@@ -110,16 +110,21 @@ def _plain(value, depth=0):
     return str(value)
 
 
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: classes defined in Python, whose attributes can be replaced
+
+
 def _fingerprint_of(name, module):
-    """Identity of a module's attributes and of the attributes of the classes it defines."""
+    """Identity of a module's attributes and of the attributes of the Python classes it defines
+    (built-in types are immutable). Values are compared by id, in dict order, keys included by count."""
     d = getattr(module, '__dict__', None)
     if not isinstance(d, dict):
         return 0
-    items = [(k, id(v)) for k, v in list(d.items())]
-    for k, v in list(d.items()):
-        if isinstance(v, type) and getattr(v, '__module__', None) == name:
-            items.extend((f'{k}.{a}', id(b)) for a, b in list(v.__dict__.items()))
-    return hash(tuple(items))
+    values = list(d.values())
+    ids = list(map(id, values))
+    for v in values:
+        if isinstance(v, type) and v.__flags__ & _HEAPTYPE and v.__module__ == name:
+            ids.extend(map(id, list(v.__dict__.values())))
+    return hash(tuple(ids))
 
 
 # Modules scripts commonly use, loaded once so that runs do not pay for them (and are watched).

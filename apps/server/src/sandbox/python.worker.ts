@@ -25,8 +25,8 @@ interface WasmMemory {
   buffer: ArrayBuffer;
   grow(pages: number): number;
 }
-const memoryProto = (globalThis as unknown as { WebAssembly: { Memory: { prototype: WasmMemory } } }).WebAssembly
-  .Memory.prototype;
+const memoryProto = (globalThis as unknown as { WebAssembly: { Memory: { prototype: WasmMemory } } })
+  .WebAssembly.Memory.prototype;
 const grow = memoryProto.grow;
 memoryProto.grow = function guardedGrow(this: WasmMemory, pages: number) {
   if (this.buffer.byteLength + pages * 65536 > memoryCapBytes) throw new RangeError('sandbox memory limit');
@@ -70,7 +70,8 @@ pyodide.unregisterJsModule('pyodide_js');
 lockDownRealm(pyodide);
 seal();
 pyodide.setInterruptBuffer(interrupt);
-const baselineBytes = (pyodide as unknown as { _module: { HEAP8: Int8Array } })._module.HEAP8.buffer.byteLength;
+const baselineBytes = (pyodide as unknown as { _module: { HEAP8: Int8Array } })._module.HEAP8.buffer
+  .byteLength;
 
 function lockDownRealm(py: PyodideInterface): void {
   const deny = (what: string) =>
@@ -99,7 +100,21 @@ function lockDownRealm(py: PyodideInterface): void {
   delete FS.filesystems.NODERAWFS;
 
   // Node modules of this thread (the main thread's are separate objects).
-  for (const name of ['child_process', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'fs', 'vm', 'worker_threads', 'inspector', 'cluster']) {
+  for (const name of [
+    'child_process',
+    'net',
+    'tls',
+    'http',
+    'https',
+    'http2',
+    'dgram',
+    'dns',
+    'fs',
+    'vm',
+    'worker_threads',
+    'inspector',
+    'cluster',
+  ]) {
     const mod = nodeRequire(`node:${name}`) as Record<string, unknown>;
     for (const key of Object.keys(mod)) {
       const d = Object.getOwnPropertyDescriptor(mod, key);
@@ -107,11 +122,23 @@ function lockDownRealm(py: PyodideInterface): void {
     }
   }
   // os.system() goes to child_process.spawnSync: answer "command not found" instead of running it.
-  (nodeRequire('node:child_process') as Record<string, unknown>).spawnSync = () => ({ status: 127, signal: null });
+  (nodeRequire('node:child_process') as Record<string, unknown>).spawnSync = () => ({
+    status: 127,
+    signal: null,
+  });
   syncBuiltinESMExports();
 
   const proc = process as unknown as Record<string, unknown>;
-  for (const key of ['dlopen', 'binding', '_linkedBinding', 'kill', 'getBuiltinModule', 'chdir', 'setuid', 'setgid'])
+  for (const key of [
+    'dlopen',
+    'binding',
+    '_linkedBinding',
+    'kill',
+    'getBuiltinModule',
+    'chdir',
+    'setuid',
+    'setgid',
+  ])
     if (typeof proc[key] === 'function') proc[key] = deny(`process.${key}`);
   const g = globalThis as Record<string, unknown>;
   for (const key of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response', 'require'])
@@ -136,9 +163,26 @@ function reply(job: WorkerJob, outcome: unknown[]): WorkerReply {
   const [kind, payload, flag] = outcome as [string, string, string | undefined];
   const recycle = flag === 'recycle';
   if (io.overflow)
-    return { type: 'failed', id: job.id, kind: 'output', message: 'output limit', stdout: io.stdout, stderr: io.stderr, recycle };
+    return {
+      type: 'failed',
+      id: job.id,
+      kind: 'output',
+      message: 'output limit',
+      stdout: io.stdout,
+      stderr: io.stderr,
+      recycle,
+    };
   if (kind === 'ok') {
-    if (recycle) return { type: 'failed', id: job.id, kind: 'unauthorized', message: 'The script changed the sandbox’s shared modules.', stdout: io.stdout, stderr: io.stderr, recycle };
+    if (recycle)
+      return {
+        type: 'failed',
+        id: job.id,
+        kind: 'unauthorized',
+        message: 'The script changed the sandbox’s shared modules.',
+        stdout: io.stdout,
+        stderr: io.stderr,
+        recycle,
+      };
     return { type: 'done', id: job.id, resultJson: payload, stdout: io.stdout, stderr: io.stderr };
   }
   return {
@@ -159,7 +203,10 @@ function run(job: WorkerJob): WorkerReply {
   io.overflow = false;
   memoryCapBytes = baselineBytes + job.memoryMb * 1024 * 1024;
   try {
-    const out = runScript(job.script, JSON.stringify(job.args ?? {})) as { toJs(): unknown[]; destroy(): void };
+    const out = runScript(job.script, JSON.stringify(job.args ?? {})) as {
+      toJs(): unknown[];
+      destroy(): void;
+    };
     const list = out.toJs();
     out.destroy();
     return reply(job, list);
@@ -167,8 +214,20 @@ function run(job: WorkerJob): WorkerReply {
     // Errors that escape the runner: an interrupt outside the script, or Pyodide failing fatally.
     const fatal = (err as { pyodide_fatal_error?: boolean }).pyodide_fatal_error === true;
     const text = String((err as Error).message ?? err);
-    const kind = /KeyboardInterrupt/.test(text) ? 'timeout' : /MemoryError/.test(text) ? 'memory' : 'runner_error';
-    return { type: 'failed', id: job.id, kind, message: kind === 'runner_error' ? 'The Python sandbox failed.' : kind, stdout: io.stdout, stderr: io.stderr, recycle: fatal || kind === 'runner_error' };
+    const kind = /KeyboardInterrupt/.test(text)
+      ? 'timeout'
+      : /MemoryError/.test(text)
+        ? 'memory'
+        : 'runner_error';
+    return {
+      type: 'failed',
+      id: job.id,
+      kind,
+      message: kind === 'runner_error' ? 'The Python sandbox failed.' : kind,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      recycle: fatal || kind === 'runner_error',
+    };
   } finally {
     memoryCapBytes = Number.POSITIVE_INFINITY;
     Atomics.store(interrupt, 0, 0);

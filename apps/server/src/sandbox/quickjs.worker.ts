@@ -59,7 +59,8 @@ function failureOf(vm: QuickJSContext, handle: QuickJSHandle): RunFailure {
     if (err.name === 'InternalError' && /interrupted/.test(err.message ?? ''))
       return new RunFailure('timeout', 'time limit');
     if (/out of memory/i.test(err.message ?? '')) return new RunFailure('memory', 'memory limit');
-    if ((err.message ?? '').startsWith('The script must define')) return new RunFailure('program_error', err.message ?? '');
+    if ((err.message ?? '').startsWith('The script must define'))
+      return new RunFailure('program_error', err.message ?? '');
     if (/stack overflow/i.test(err.message ?? ''))
       return new RunFailure('memory', 'The script went too deep (stack overflow).');
     const where = (err.stack ?? '').split('\n').find((l) => l.includes('script.js'));
@@ -139,7 +140,14 @@ function runInContext(job: WorkerJob): WorkerReply {
     return { type: 'done', id: job.id, resultJson, stdout: out.stdout, stderr: out.stderr };
   } catch (err) {
     const f = err instanceof RunFailure ? err : new RunFailure('runner_error', String(err));
-    return { type: 'failed', id: job.id, kind: f.kind, message: f.message, stdout: out.stdout, stderr: out.stderr };
+    return {
+      type: 'failed',
+      id: job.id,
+      kind: f.kind,
+      message: f.message,
+      stdout: out.stdout,
+      stderr: out.stderr,
+    };
   } finally {
     try {
       vm.dispose();

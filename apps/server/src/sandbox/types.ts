@@ -35,7 +35,8 @@ export interface RunCodeResult {
  * - `timeout` / `memory` / `output`: it hit a limit (AGENTS.md resource_limit_type time/memory/output);
  * - `runner_error`: the sandbox itself failed (a worker that could not start).
  */
-export type CodeExecErrorKind = 'program_error' | 'unauthorized' | 'timeout' | 'memory' | 'output' | 'runner_error';
+export type CodeExecErrorKind =
+  'program_error' | 'unauthorized' | 'timeout' | 'memory' | 'output' | 'runner_error';
 
 export class CodeExecError extends Error {
   constructor(
@@ -81,4 +82,12 @@ export interface WorkerJob {
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'done'; id: number; resultJson: string; stdout: string; stderr: string }
-  | { type: 'failed'; id: number; kind: CodeExecErrorKind; message: string; stdout: string; stderr: string; recycle?: boolean };
+  | {
+      type: 'failed';
+      id: number;
+      kind: CodeExecErrorKind;
+      message: string;
+      stdout: string;
+      stderr: string;
+      recycle?: boolean;
+    };

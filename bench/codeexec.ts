@@ -1,0 +1,109 @@
+/**
+ * CodeExec sandbox figures (issue 15 "Speed"): what a caller of `runCode` waits for.
+ *  1. JavaScript start: a trivial `main` through the QuickJS worker (fresh runtime + context per run),
+ *     once the worker is up; and the worker's own cold start;
+ *  2. Python first call: a fresh sandbox whose first run loads Pyodide in its worker thread;
+ *  3. Python later calls: trivial and small-but-real scripts on the loaded interpreter.
+ * Prints median / p95 and the machine (with its load average: the figures move with it); never
+ * asserts a time.   Run: npm run bench -- codeexec [runs] [cold-python-starts]
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { Sandbox } from '../apps/server/src/sandbox/index.js';
+import { machine, summarize } from './lib/stats.js';
+
+const RUNS = Number(process.argv[2] ?? 200);
+const COLD = Number(process.argv[3] ?? 3);
+
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(2)} ms`);
+function line(label: string, xs: number[], target: string): void {
+  const s = summarize(xs);
+  console.log(
+    `${label.padEnd(44)} median ${fmt(s.median).padStart(9)}  p95 ${fmt(s.p95).padStart(9)}  (n=${s.n}, target ${target})`,
+  );
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+const JS_TRIVIAL = 'function main(args) { return { sum: args.a + args.b }; }';
+const JS_REAL = `function main({ rows }) {
+  const header = Object.keys(rows[0]);
+  return [header.join(' | '), header.map(() => '---').join(' | '), ...rows.map((r) => header.map((h) => r[h]).join(' | '))].join('\\n');
+}`;
+const PY_TRIVIAL = 'def main(a, b):\n    return {"sum": a + b}';
+const PY_REAL = [
+  'import json, statistics',
+  'def main(rows):',
+  '    header = list(rows[0])',
+  '    lines = [" | ".join(header), " | ".join("---" for _ in header)]',
+  '    lines += [" | ".join(str(r[h]) for h in header) for r in rows]',
+  '    return {"table": "\\n".join(lines), "mean": statistics.mean(r["v"] for r in rows)}',
+].join('\n');
+const rows = Array.from({ length: 50 }, (_, i) => ({ name: `row ${i}`, v: i * 1.5, ok: i % 2 === 0 }));
+
+async function main(): Promise<void> {
+  console.log(
+    `CodeExec sandbox — ${machine()}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+
+  // 1. JavaScript
+  const jsColdStarts: number[] = [];
+  for (let i = 0; i < COLD; i++) {
+    const cold = new Sandbox();
+    jsColdStarts.push(
+      await timed(() => cold.runCode({ lang: 'javascript', script: JS_TRIVIAL, args: { a: 1, b: 2 } })),
+    );
+    await cold.close();
+  }
+  const sb = new Sandbox();
+  await sb.warm('javascript');
+  for (let i = 0; i < 20; i++)
+    await sb.runCode({ lang: 'javascript', script: JS_TRIVIAL, args: { a: 1, b: 2 } });
+  const jsTrivial: number[] = [];
+  const jsReal: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    jsTrivial.push(
+      await timed(() => sb.runCode({ lang: 'javascript', script: JS_TRIVIAL, args: { a: i, b: 2 } })),
+    );
+    jsReal.push(await timed(() => sb.runCode({ lang: 'javascript', script: JS_REAL, args: { rows } })));
+  }
+  line('JavaScript start (trivial main, warm worker)', jsTrivial, '< 5 ms');
+  line('JavaScript 50-row table', jsReal, '—');
+  line('JavaScript cold worker (first run of a sandbox)', jsColdStarts, '—');
+
+  // 2. Python first call: a fresh sandbox each time.
+  const pyFirst: number[] = [];
+  for (let i = 0; i < COLD; i++) {
+    const fresh = new Sandbox();
+    pyFirst.push(
+      await timed(() => fresh.runCode({ lang: 'python', script: PY_TRIVIAL, args: { a: 1, b: 2 } })),
+    );
+    await fresh.close();
+  }
+  line('Python first call (loads Pyodide)', pyFirst, '< 4 s');
+
+  // 3. Python later calls.
+  await sb.warm('python');
+  for (let i = 0; i < 10; i++) await sb.runCode({ lang: 'python', script: PY_TRIVIAL, args: { a: 1, b: 2 } });
+  const pyTrivial: number[] = [];
+  const pyReal: number[] = [];
+  const pyRuns = Math.max(20, Math.round(RUNS / 4));
+  for (let i = 0; i < pyRuns; i++) {
+    pyTrivial.push(
+      await timed(() => sb.runCode({ lang: 'python', script: PY_TRIVIAL, args: { a: i, b: 2 } })),
+    );
+    pyReal.push(await timed(() => sb.runCode({ lang: 'python', script: PY_REAL, args: { rows } })));
+  }
+  line('Python later calls (trivial main)', pyTrivial, '< 50 ms');
+  line('Python later calls (50-row table + statistics)', pyReal, '< 50 ms');
+  await sb.close();
+}
+
+await main();
