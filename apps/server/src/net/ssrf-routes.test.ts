@@ -60,6 +60,10 @@ describe('outbound guard over HTTP', () => {
     publicSite = await startSite('127.0.0.2', 0, (req, res) => {
       if (req.url === '/to-private')
         return res.writeHead(302, { location: `http://127.0.0.1:${portOf(privateSite)}/` }).end();
+      if (req.url?.startsWith('/loop/'))
+        return res.writeHead(302, { location: `/loop/${Number(req.url.split('/')[2]) + 1}` }).end();
+      if (req.url === '/big')
+        return res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(5000));
       res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Hello from 127.0.0.2</h1>');
     });
     strict = await startTestServer({
@@ -146,6 +150,28 @@ describe('outbound guard over HTTP', () => {
       (await crawl(allowing, bob, allowingKb, `http://127.0.0.1:${portOf(privateSite)}/`)).body.code,
     ).toBe(101);
     expect(privateHits).toBe(0);
+  });
+
+  it('caps redirects and the size of a crawled page', async () => {
+    const capped = await startTestServer({ LECTERN_SSRF_ALLOW: '127.0.0.2', MAX_FILE_BYTES: '1000' });
+    try {
+      const carol = await newUser(capped, 'carol');
+      const kbId = (
+        (await call(capped, '/v1/kb/create', { token: carol.token, body: { name: 'web', embd_id: '' } })).body
+          .data as { kb_id: string }
+      ).kb_id;
+      const port = portOf(publicSite);
+      expect((await crawl(capped, carol, kbId, `http://127.0.0.2:${port}/loop/0`)).body).toMatchObject({
+        code: 101,
+        message: 'The URL redirects more than 5 times.',
+      });
+      expect((await crawl(capped, carol, kbId, `http://127.0.0.2:${port}/big`)).body).toMatchObject({
+        code: 101,
+        message: 'The answer is larger than the limit of 1000 bytes.',
+      });
+    } finally {
+      await capped.close();
+    }
   });
 
   it('a model base URL on a private address is refused unless allowed', async () => {
