@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { parseAllowList } from './net/policy.js';
 
 /**
  * Every knob of the server, read from the environment once. Each has a default so that
@@ -48,16 +47,8 @@ const envSchema = z.object({
   DEFAULT_IMG2TXT_ID: z.string().default(''),
   DEFAULT_TTS_ID: z.string().default(''),
   ALLOW_PRIVATE_FETCH: flag.default(false),
-  LECTERN_SSRF_ALLOW: z
-    .string()
-    .default('')
-    .superRefine((v, zctx) => {
-      try {
-        parseAllowList(v);
-      } catch (err) {
-        zctx.addIssue({ code: 'custom', message: (err as Error).message });
-      }
-    }),
+  // Parsed (and refused when malformed) by net/ when the composition root starts.
+  LECTERN_SSRF_ALLOW: z.string().default(''),
   TAVILY_BASE_URL: z.string().url().default('https://api.tavily.com'),
   TASK_LEASE_SECONDS: z.coerce.number().positive().default(60),
   PARSE_THREADS: z.coerce.number().int().min(0).default(0),

@@ -12,6 +12,7 @@ import { createChunkIndex } from './chunk-index/create-index.js';
 import { openDb, pingDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { HealthRegistry } from './health/registry.js';
+import { outboundPolicyOf } from './net/index.js';
 import { createParsePool } from './ingest/parse-pool.js';
 import { parseTaskHandler } from './ingest/tasks/parse-task.js';
 import type { ServerContext } from './modules/context.js';
@@ -23,6 +24,7 @@ import { LocalBlobStore } from './storage/local-blob-store.js';
 
 /** Opens the database (migrated), blobs, chunk index, parser pool and queue signal; registers health probes. */
 async function createPorts(config: Config): Promise<AppContext> {
+  outboundPolicyOf(config); // refuses a malformed LECTERN_SSRF_ALLOW before anything opens
   const db = openDb(config.databaseUrl, config.dataDir);
   const onClose: AppContext['onClose'] = [() => db.close()];
   try {

@@ -3,7 +3,7 @@
  * later agent tools) go through here and nowhere else. See policy.ts for what is refused and
  * request.ts for how the connection is pinned, redirects re-checked and answers capped.
  */
-import { createPolicy, type OutboundPolicy, type Resolver } from './policy.js';
+import { createPolicy, parseAllowList, type OutboundPolicy, type Resolver } from './policy.js';
 
 export { OutboundError, isOutboundError, type OutboundErrorKind } from './errors.js';
 export {
@@ -28,11 +28,20 @@ export interface OutboundSettings {
 
 const policies = new WeakMap<OutboundSettings, OutboundPolicy>();
 
-/** The policy of one loaded config, built once (the allow list is parsed when the config is loaded). */
+/**
+ * The policy of one loaded config, built once. The composition root calls it at start-up, so a
+ * malformed LECTERN_SSRF_ALLOW stops the server with the offending entry named.
+ */
 export function outboundPolicyOf(settings: OutboundSettings): OutboundPolicy {
   let policy = policies.get(settings);
   if (!policy) {
-    policy = createPolicy({ ssrfAllow: settings.ssrfAllow, allowAllPrivate: settings.allowPrivateFetch });
+    let allow;
+    try {
+      allow = parseAllowList(settings.ssrfAllow);
+    } catch (err) {
+      throw new Error(`Invalid configuration:\n  LECTERN_SSRF_ALLOW: ${(err as Error).message}`);
+    }
+    policy = createPolicy({ ssrfAllow: allow, allowAllPrivate: settings.allowPrivateFetch });
     policies.set(settings, policy);
   }
   return policy;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockedKind, formatIp, parseIp } from './ip.js';
+import { outboundPolicyOf } from './index.js';
 import { checkHost, createPolicy, parseAllowList, type Resolver } from './policy.js';
 
 /** Every spelling below must come out as the address in the second column, and be refused. */
@@ -157,5 +158,11 @@ describe('checkHost', () => {
     expect(() => parseAllowList('http://x')).toThrow(/is not a host name/);
     expect(() => parseAllowList('1.2.3.4.5')).toThrow(/is not a host name/);
     expect(parseAllowList(' a.example , ,10.0.0.0/8 ').hosts.has('a.example')).toBe(true);
+    // The server refuses to start with a malformed LECTERN_SSRF_ALLOW (the composition root builds the policy).
+    expect(() =>
+      outboundPolicyOf({ ssrfAllow: 'ok.example, 300.1.2.3/8', allowPrivateFetch: false }),
+    ).toThrow(
+      'Invalid configuration:\n  LECTERN_SSRF_ALLOW: "300.1.2.3/8" is not a host name, an IP address or a CIDR range',
+    );
   });
 });
