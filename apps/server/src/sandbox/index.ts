@@ -3,7 +3,12 @@
  * Pyodide (Python), each in its own worker thread loaded once and reused, with time, memory and output
  * limits, no network, no file system and no access to the server process.
  */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { WorkerLane } from './lane.js';
+import { PYTHON_WARM_IMPORTS } from './python-prelude.js';
 import { CodeExecError, LIMITS, type RunCodeRequest, type RunCodeResult, type SandboxLang } from './types.js';
 
 export { CodeExecError, LIMITS, normalizeLang } from './types.js';
@@ -13,10 +18,30 @@ export { mapCodeOutputs, type DeclaredOutput } from './outputs.js';
 const clamp = (v: number | undefined, fallback: number, max: number) =>
   Math.min(max, Math.max(1, Math.round(Number.isFinite(v) ? (v as number) : fallback)));
 
+export interface SandboxOptions {
+  /**
+   * A private folder (e.g. `<data dir>/sandbox`) where the loaded Python interpreter's memory
+   * snapshot is kept, so that the first Python run of the next process starts in about a second
+   * instead of loading Pyodide from scratch. Without it the snapshot is kept in memory only (restarts
+   * after a runaway script are still fast).
+   */
+  cacheDir?: string;
+}
+
+/** The snapshot file name changes with the Pyodide version and the modules imported before it. */
+function snapshotFileIn(dir: string): string {
+  const require = createRequire(import.meta.url);
+  const version = (
+    JSON.parse(fs.readFileSync(require.resolve('pyodide/package.json'), 'utf8')) as { version: string }
+  ).version;
+  const digest = crypto.createHash('sha256').update(PYTHON_WARM_IMPORTS).digest('hex').slice(0, 12);
+  return path.join(dir, `pyodide-${version}-${digest}.snapshot`);
+}
+
 export class Sandbox {
   private readonly lanes: Record<SandboxLang, WorkerLane>;
 
-  constructor() {
+  constructor(options: SandboxOptions = {}) {
     this.lanes = {
       javascript: new WorkerLane({
         entry: 'quickjs.worker',
@@ -29,6 +54,7 @@ export class Sandbox {
         label: 'Python',
         maxHeapMb: 512,
         startupTimeoutMs: 120_000,
+        snapshotFile: options.cacheDir ? snapshotFileIn(options.cacheDir) : undefined,
       }),
     };
   }
@@ -101,9 +127,9 @@ function messageOf(e: CodeExecError, timeoutMs: number, memoryMb: number): strin
 
 let shared: Sandbox | null = null;
 
-/** The process-wide sandbox (engines are loaded on first use and kept). */
-export function sandbox(): Sandbox {
-  shared ??= new Sandbox();
+/** The process-wide sandbox (engines are loaded on first use and kept); options apply on the first call. */
+export function sandbox(options?: SandboxOptions): Sandbox {
+  shared ??= new Sandbox(options);
   return shared;
 }
 

@@ -43,6 +43,8 @@ export interface LaneOptions {
   maxHeapMb: number;
   /** Time allowed for the engine to load. */
   startupTimeoutMs: number;
+  /** Where the engine's memory snapshot is kept between processes (none: kept in memory only). */
+  snapshotFile?: string;
 }
 
 interface Pending {
@@ -63,8 +65,38 @@ export class WorkerLane {
   private interrupt = new Int32Array(new SharedArrayBuffer(4));
   /** Loads performed so far (a terminated worker is replaced by a fresh load). */
   loads = 0;
+  /** The engine's memory snapshot, sent by the first worker and given to the next ones. */
+  private snapshot: Uint8Array | undefined;
 
-  constructor(private readonly opts: LaneOptions) {}
+  constructor(private readonly opts: LaneOptions) {
+    if (opts.snapshotFile && fs.existsSync(opts.snapshotFile)) {
+      try {
+        this.snapshot = new Uint8Array(fs.readFileSync(opts.snapshotFile));
+      } catch {
+        this.snapshot = undefined; // unreadable: the next worker makes a new one
+      }
+    }
+  }
+
+  private keepSnapshot(bytes: Uint8Array): void {
+    this.snapshot = bytes;
+    const file = this.opts.snapshotFile;
+    if (!file) return;
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, bytes, { mode: 0o600 });
+      fs.renameSync(tmp, file);
+    } catch {
+      // Not cached on disk: the next process loads the engine the slow way once.
+    }
+  }
+
+  /** A snapshot that would not load is dropped, in memory and on disk. */
+  private dropSnapshot(): void {
+    this.snapshot = undefined;
+    if (this.opts.snapshotFile) fs.rmSync(this.opts.snapshotFile, { force: true });
+  }
 
   run(job: Omit<WorkerJob, 'id'>): Promise<Extract<WorkerReply, { type: 'done' }>> {
     if (this.closed) return Promise.reject(new CodeExecError('runner_error', 'The sandbox is closed.'));
@@ -95,7 +127,7 @@ export class WorkerLane {
       // The sandbox sees none of the server's environment (secrets, database URLs).
       env: {},
       resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb },
-      workerData: { interrupt: this.interrupt },
+      workerData: { interrupt: this.interrupt, ...(this.snapshot ? { snapshot: this.snapshot } : {}) },
       stdout: true,
       stderr: true,
     };
@@ -112,6 +144,8 @@ export class WorkerLane {
     worker.unref();
     this.worker = worker;
     this.loads++;
+    const fromSnapshot = this.snapshot !== undefined;
+    let readyYet = false;
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new CodeExecError('runner_error', `The ${this.opts.label} sandbox did not start in time.`));
@@ -119,9 +153,11 @@ export class WorkerLane {
       }, this.opts.startupTimeoutMs);
       worker.on('message', (msg: WorkerReply) => {
         if (msg.type === 'ready') {
+          readyYet = true;
           clearTimeout(timer);
           resolve();
-        } else this.onReply(msg);
+        } else if (msg.type === 'snapshot') this.keepSnapshot(msg.bytes);
+        else this.onReply(msg);
       });
       worker.on('error', (err: Error & { code?: string }) => {
         clearTimeout(timer);
@@ -132,10 +168,12 @@ export class WorkerLane {
             ? `The script used more memory than the sandbox allows.`
             : `The ${this.opts.label} sandbox failed: ${err.message.split('\n')[0]}`,
         );
+        if (fromSnapshot && !readyYet) this.dropSnapshot();
         reject(e);
         this.onWorkerGone(worker, e);
       });
       worker.on('exit', () => {
+        if (fromSnapshot && !readyYet) this.dropSnapshot();
         clearTimeout(timer);
         const e = new CodeExecError('runner_error', `The ${this.opts.label} sandbox stopped unexpectedly.`);
         reject(e);
@@ -173,7 +211,7 @@ export class WorkerLane {
 
   private onReply(msg: WorkerReply): void {
     const current = this.current;
-    if (!current || msg.type === 'ready' || msg.id !== current.job.id) return;
+    if (!current || msg.type === 'ready' || msg.type === 'snapshot' || msg.id !== current.job.id) return;
     this.finish();
     if (msg.type === 'done') return current.resolve(msg);
     if (msg.type === 'failed' && msg.recycle) void this.stopWorker();
@@ -186,7 +224,12 @@ export class WorkerLane {
     if (!next) return;
     this.current = next;
     try {
-      await this.ensureWorker();
+      const hadSnapshot = this.snapshot !== undefined;
+      await this.ensureWorker().catch((err: unknown) => {
+        // A worker that failed to start from a snapshot dropped it: the next start loads normally.
+        if (hadSnapshot && this.snapshot === undefined) return this.ensureWorker();
+        throw err;
+      });
     } catch (err) {
       if (this.current === next) this.finish();
       return next.reject(err as CodeExecError);

@@ -10,6 +10,16 @@
  *   run's data) is detected and the worker is replaced; modules it imported first are dropped.
  * `_lectern_run(script, args_json)` returns `[kind, payload]`: ("ok", result JSON) or (error kind, message).
  */
+/**
+ * Modules scripts commonly use, imported before the memory snapshot is taken (python.worker.ts), so
+ * neither a run nor a restored worker pays for them; the prelude then watches them like the others.
+ */
+export const PYTHON_WARM_IMPORTS = String.raw`
+import json, math, types, traceback, io, os, re, datetime, collections, itertools, functools, statistics
+import random, decimal, fractions, string, textwrap, csv, base64, hashlib, typing, dataclasses, enum, heapq
+import bisect, copy, time, operator, uuid
+`;
+
 export const PYTHON_PRELUDE = String.raw`
 import builtins as _builtins, sys as _sys, json as _json, math as _math, types as _types, traceback as _traceback
 import io as _io
@@ -127,9 +137,6 @@ def _fingerprint_of(name, module):
     return hash(tuple(ids))
 
 
-# Modules scripts commonly use, loaded once so that runs do not pay for them (and are watched).
-import re, datetime, collections, itertools, functools, statistics, random, decimal, fractions, string
-import textwrap, csv, base64, hashlib, typing, dataclasses, enum, heapq, bisect, copy, time, operator, uuid
 _BASELINE = {}
 
 

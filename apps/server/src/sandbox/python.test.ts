@@ -17,9 +17,10 @@ describe('CodeExec sandbox: Python (Pyodide)', () => {
   let listener: http.Server;
   let listenerHits = 0;
   const marker = path.join(os.tmpdir(), `lectern-sandbox-escape-${process.pid}`);
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-sandbox-cache-'));
 
   beforeAll(async () => {
-    sb = new Sandbox();
+    sb = new Sandbox({ cacheDir });
     secretFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-secret-')), 'secret.txt');
     fs.writeFileSync(secretFile, 'TOP-SECRET');
     listener = http.createServer((_req, res) => {
@@ -34,6 +35,7 @@ describe('CodeExec sandbox: Python (Pyodide)', () => {
     await new Promise((r) => listener.close(r));
     fs.rmSync(path.dirname(secretFile), { recursive: true, force: true });
     fs.rmSync(marker, { force: true });
+    fs.rmSync(cacheDir, { recursive: true, force: true });
   });
 
   const py = (script: string, args: Record<string, unknown> = {}, extra = {}) =>
@@ -201,7 +203,12 @@ describe('CodeExec sandbox: Python (Pyodide)', () => {
       'def main():\n    while True:\n        try:\n            while True:\n                pass\n        except BaseException:\n            pass';
     expect((await failure(py(stubborn, {}, { timeoutMs: 500 }))).kind).toBe('timeout');
     expect((await py('def main():\n    return 3')).result).toBe(3);
-    expect(sb.loads().python).toBe(loads + 1); // that one needed a fresh interpreter
+    expect(sb.loads().python).toBe(loads + 1); // that one needed a fresh interpreter (from the snapshot)
+    // The fresh interpreter is locked down like the first one.
+    expect((await failure(py('import os\ndef main():\n    return 1'))).kind).toBe('unauthorized');
+    expect((await failure(py('import random\ndef main():\n    return random._os.system("id")'))).kind).toBe(
+      'unauthorized',
+    );
   }, 180_000);
 
   it('stops an allocation bomb at the memory limit, and the next run works', async () => {
@@ -225,5 +232,39 @@ describe('CodeExec sandbox: Python (Pyodide)', () => {
     );
     expect(err.kind).toBe('unauthorized');
     expect((await py('import json\ndef main():\n    return json.dumps({"a": 1})')).result).toBe('{"a": 1}');
+  }, 180_000);
+
+  it('a new sandbox starts from the cached interpreter snapshot, locked down the same way', async () => {
+    const [file] = fs.readdirSync(cacheDir);
+    expect(file).toMatch(/^pyodide-.+\.snapshot$/);
+    expect(fs.statSync(path.join(cacheDir, file)).mode & 0o777).toBe(0o600);
+    const next = new Sandbox({ cacheDir });
+    try {
+      expect(
+        (
+          await next.runCode({
+            lang: 'python',
+            script: 'import statistics\ndef main(a):\n    return statistics.mean(a)',
+            args: { a: [1, 2] },
+          })
+        ).result,
+      ).toBe(1.5);
+      expect(
+        (await failure(next.runCode({ lang: 'python', script: 'import js\ndef main():\n    return 1' })))
+          .kind,
+      ).toBe('unauthorized');
+      expect(
+        (
+          await failure(
+            next.runCode({
+              lang: 'python',
+              script: `def main():\n    return open(${JSON.stringify(secretFile)}).read()`,
+            }),
+          )
+        ).kind,
+      ).toBe('unauthorized');
+    } finally {
+      await next.close();
+    }
   }, 180_000);
 });

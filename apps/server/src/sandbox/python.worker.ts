@@ -14,10 +14,10 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadPyodide, type PyodideInterface } from 'pyodide';
-import { PYTHON_PRELUDE } from './python-prelude.js';
+import { PYTHON_PRELUDE, PYTHON_WARM_IMPORTS } from './python-prelude.js';
 import type { WorkerJob, WorkerReply } from './types.js';
 
-const interrupt = (workerData as { interrupt: Int32Array }).interrupt;
+const { interrupt, snapshot } = workerData as { interrupt: Int32Array; snapshot?: Uint8Array };
 
 // Memory: every growth of a WebAssembly memory in this thread is checked against the run's cap.
 let memoryCapBytes = Number.POSITIVE_INFINITY;
@@ -51,14 +51,32 @@ function capture(stream: 'stdout' | 'stderr') {
   };
 }
 
-const pyodide: PyodideInterface = await loadPyodide({
+const loadOptions = {
   indexURL,
   packageCacheDir: indexURL,
   jsglobals: Object.create(null) as object,
   env: { HOME: '/home/pyodide', PYTHONHASHSEED: '0' },
   stdout: capture('stdout'),
   stderr: capture('stderr'),
-});
+};
+/** Pyodide's snapshot options are marked experimental (underscore) in its typings. */
+type SnapshotOptions = { _makeSnapshot?: boolean; _loadSnapshot?: Uint8Array };
+type Snapshotting = PyodideInterface & { makeMemorySnapshot(): Uint8Array };
+let pyodide: PyodideInterface;
+if (snapshot) {
+  // A worker after the first: the interpreter comes back from the first one's memory snapshot.
+  pyodide = await loadPyodide({ ...loadOptions, _loadSnapshot: snapshot } as Parameters<
+    typeof loadPyodide
+  >[0] &
+    SnapshotOptions);
+} else {
+  pyodide = await loadPyodide({ ...loadOptions, _makeSnapshot: true } as Parameters<typeof loadPyodide>[0] &
+    SnapshotOptions);
+  pyodide.runPython(PYTHON_WARM_IMPORTS);
+  // Taken before the prelude and the lockdown, which every worker applies itself.
+  const bytes = (pyodide as Snapshotting).makeMemorySnapshot().slice();
+  parentPort?.postMessage({ type: 'snapshot', bytes } satisfies WorkerReply, [bytes.buffer]);
+}
 pyodide.setStdout({ batched: capture('stdout') });
 pyodide.setStderr({ batched: capture('stderr') });
 pyodide.runPython(PYTHON_PRELUDE);
