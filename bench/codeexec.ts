@@ -2,12 +2,15 @@
  * CodeExec sandbox figures (issue 15 "Speed"): what a caller of `runCode` waits for.
  *  1. JavaScript start: a trivial `main` through the QuickJS worker (fresh runtime + context per run),
  *     once the worker is up; and the worker's own cold start;
- *  2. Python first call: a fresh sandbox whose first run loads Pyodide in its worker thread;
+ *  2. Python first call: a fresh sandbox whose first run loads Pyodide in its worker thread, from
+ *     scratch and from the interpreter snapshot a previous process cached (Sandbox cacheDir);
  *  3. Python later calls: trivial and small-but-real scripts on the loaded interpreter.
  * Prints median / p95 and the machine (with its load average: the figures move with it); never
  * asserts a time.   Run: npm run bench -- codeexec [runs] [cold-python-starts]
  */
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Sandbox } from '../apps/server/src/sandbox/index.js';
 import { machine, summarize } from './lib/stats.js';
@@ -63,6 +66,7 @@ async function main(): Promise<void> {
     await cold.close();
   }
   const sb = new Sandbox();
+  // The JavaScript figures come first, before any Python worker competes for the cores.
   await sb.warm('javascript');
   for (let i = 0; i < 20; i++)
     await sb.runCode({ lang: 'javascript', script: JS_TRIVIAL, args: { a: 1, b: 2 } });
@@ -78,16 +82,25 @@ async function main(): Promise<void> {
   line('JavaScript 50-row table', jsReal, '—');
   line('JavaScript cold worker (first run of a sandbox)', jsColdStarts, '—');
 
-  // 2. Python first call: a fresh sandbox each time.
+  // 2. Python first call: a fresh sandbox each time, without and with the snapshot cache folder.
+  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-sandbox-'));
   const pyFirst: number[] = [];
-  for (let i = 0; i < COLD; i++) {
-    const fresh = new Sandbox();
-    pyFirst.push(
-      await timed(() => fresh.runCode({ lang: 'python', script: PY_TRIVIAL, args: { a: 1, b: 2 } })),
-    );
-    await fresh.close();
+  const pyFirstCached: number[] = [];
+  for (const [cache, into] of [
+    [undefined, pyFirst],
+    [cacheDir, pyFirstCached],
+  ] as const) {
+    for (let i = 0; i < COLD; i++) {
+      const fresh = new Sandbox({ cacheDir: cache });
+      into.push(
+        await timed(() => fresh.runCode({ lang: 'python', script: PY_TRIVIAL, args: { a: 1, b: 2 } })),
+      );
+      await fresh.close();
+    }
   }
-  line('Python first call (loads Pyodide)', pyFirst, '< 4 s');
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+  line('Python first call (loads Pyodide, no cache)', pyFirst, '< 4 s');
+  line('Python first call (from the cached snapshot)', pyFirstCached, '< 4 s');
 
   // 3. Python later calls.
   await sb.warm('python');
