@@ -13,7 +13,7 @@ import { CodeExecError, LIMITS, type RunCodeRequest, type RunCodeResult, type Sa
 
 export { CodeExecError, LIMITS, normalizeLang } from './types.js';
 export type { CodeExecErrorKind, RunCodeRequest, RunCodeResult, SandboxLang } from './types.js';
-export { mapCodeOutputs, type DeclaredOutput } from './outputs.js';
+export { coerceOutput, mapCodeOutputs, type DeclaredOutput } from './outputs.js';
 
 const clamp = (v: number | undefined, fallback: number, max: number) =>
   Math.min(max, Math.max(1, Math.round(Number.isFinite(v) ? (v as number) : fallback)));
