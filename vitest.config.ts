@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests are split by runtime: node (server, shared) and a DOM-like environment (web).
+// Tests are split by runtime: node (server, shared, agent-core) and a DOM-like environment (web).
 export default defineConfig({
   test: {
     projects: [
@@ -18,6 +18,14 @@ export default defineConfig({
           name: 'shared',
           root: './packages/shared',
           include: ['src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'agent-core',
+          root: './packages/agent-core',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           environment: 'node',
         },
       },

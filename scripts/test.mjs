@@ -67,6 +67,8 @@ if (wants('unit'))
     '--project',
     'shared',
     '--project',
+    'agent-core',
+    '--project',
     'server',
     '--project',
     'web',

@@ -1,0 +1,130 @@
+/**
+ * Post-processing of one component after its batch ran (§3.2 step 3), in path order: Message
+ * streaming and `message_end`, exception handling (§3.9), `node_finished` (deferred for a streamed
+ * producer until the Message consumed it), and choosing what runs next (§3.3).
+ */
+import type { MessagePlan } from '../components/types.js';
+import { insideLoop } from '../dsl/validate.js';
+import { CancelledError, errorMessage } from '../util/errors.js';
+import type { RunEngine } from './engine.js';
+import { hasDefaultValue } from './invoke.js';
+import type { ComponentState } from './state.js';
+
+const CANCELLED = new CancelledError().message;
+
+export class PostProcessor {
+  readonly plans = new Map<string, MessagePlan | null>();
+  private deferred: ComponentState[] = [];
+
+  constructor(private readonly engine: RunEngine) {}
+
+  async process(id: string) {
+    const e = this.engine;
+    const c = e.state.get(id);
+    const plan = this.plans.get(id);
+    this.plans.delete(id);
+    if (plan && !c.error) await this.streamMessage(c, plan);
+
+    let routed: string[] | null = null;
+    const err = c.error;
+    if (err) {
+      const method = c.params.exception_method;
+      const gotos = (c.params.exception_goto as string[]) ?? [];
+      if (err !== CANCELLED && method && gotos.length) routed = gotos;
+      else if (err !== CANCELLED && method && hasDefaultValue(c)) {
+        e.emit('message', { content: String(c.params.exception_default_value) });
+        e.emit('message_end', {});
+      } else
+        e.runError = {
+          componentId: c.id,
+          message: err === CANCELLED ? err : `${c.label}: ${err}`,
+          cancel: err === CANCELLED,
+        };
+    }
+
+    if (c.streams.size && !e.runError) this.deferred.push(c);
+    else {
+      if (c.streams.size) for (const name of c.streams.keys()) c.outputs[name] = null;
+      const container = c.type === 'Iteration' || c.type === 'Loop';
+      if (!container || err) e.emitFinished(c);
+    }
+    if (e.runError) return;
+    this.nextStep(c, routed);
+  }
+
+  private async streamMessage(c: ComponentState, plan: MessagePlan) {
+    const e = this.engine;
+    try {
+      for await (const piece of plan.pieces()) e.emit('message', piece);
+      e.emit('message_end', await plan.finish());
+    } catch (err) {
+      c.outputs._ERROR = errorMessage(err);
+      e.emit('message_end', {});
+    }
+    await this.finishDeferred();
+  }
+
+  /** Finish streamed producers (after a `message_end`, or at the end of the run). */
+  async finishDeferred() {
+    const e = this.engine;
+    const list = this.deferred;
+    this.deferred = [];
+    for (const c of list) {
+      if (!e.runError) for (const s of c.streams.values()) await s.settled;
+      for (const [name, s] of c.streams) c.outputs[name] = e.runError || s.error ? null : s.partialText;
+      c.finishedMono = e.ports.clock.monotonic();
+      e.emitFinished(c);
+      const err = c.error;
+      if (err && !e.runError)
+        e.runError = {
+          componentId: c.id,
+          message: err === CANCELLED ? err : `${c.label}: ${err}`,
+          cancel: err === CANCELLED,
+        };
+    }
+  }
+
+  /** §3.3. "Append X" adds X unless it is already the last element of `path`. */
+  private nextStep(c: ComponentState, routed: string[] | null) {
+    const { state } = this.engine;
+    const path = state.path;
+    const append = (ids: readonly string[]) => {
+      for (const id of ids) if (path[path.length - 1] !== id) path.push(id);
+    };
+    if (routed) return append(routed);
+    const type = c.type;
+    if ((type === 'IterationItem' || type === 'LoopItem') && c.parentId && state.container(c.parentId).done) {
+      const parent = state.get(c.parentId);
+      this.finishContainer(parent);
+      return append(parent.downstream);
+    }
+    if (type === 'Categorize' || type === 'Switch') {
+      const next = c.outputs._next;
+      return append(Array.isArray(next) ? (next as string[]) : []);
+    }
+    if (type === 'Iteration' || type === 'Loop') {
+      const start = state.startChildOf(c.id);
+      return append(start ? [start.id] : []);
+    }
+    if (type === 'ExitLoop') {
+      const loopId = insideLoop(this.engine.dsl, c.id);
+      if (loopId) {
+        const loop = state.get(loopId);
+        state.container(loopId).done = true;
+        // RAGFlow never finishes the Loop after an ExitLoop (a Quirk); Lectern does.
+        this.finishContainer(loop);
+        return append(loop.downstream);
+      }
+    }
+    if (!c.downstream.length && c.parentId) {
+      const start = state.startChildOf(c.parentId);
+      return append(start ? [start.id] : []);
+    }
+    append(c.downstream);
+  }
+
+  private finishContainer(container: ComponentState) {
+    container.finishedMono = this.engine.ports.clock.monotonic();
+    this.engine.emitFinished(container);
+  }
+}
