@@ -36,6 +36,7 @@ export async function invokeComponent(
   c.startedMono = clock.monotonic();
   c.finishedMono = 0;
   c.note = undefined;
+  c.fatal = false;
   c.streams.clear();
   delete c.outputs._ERROR;
   c.outputs._created_time = c.startedAt / 1000;
@@ -53,6 +54,7 @@ export async function invokeComponent(
   try {
     if (c.runCount > limit) {
       c.outputs._ERROR = `${c.label} reached its loop limit of ${limit} runs; the run stops here`;
+      c.fatal = true;
       return ctx;
     }
     await ctx.checkCancelled();
@@ -61,7 +63,7 @@ export async function invokeComponent(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const err = new Error(`${c.label} timed out after ${Math.round(timeoutMs / 1000)} s`);
+        const err = new Error(`${c.label} timed out after ${timeoutMs / 1000} s`);
         controller.abort(err);
         reject(err);
       }, timeoutMs);

@@ -26,8 +26,12 @@ export class PostProcessor {
     if (plan && !c.error) await this.streamMessage(c, plan);
 
     let routed: string[] | null = null;
-    const err = c.error;
-    if (err) {
+    // A streamed producer's failure shows when its Message reads it (finishDeferred), as in RAGFlow
+    // where the answer is a lazy generator; only errors raised before the stream count here.
+    const streaming = c.streams.size > 0;
+    const err = streaming ? null : c.error;
+    if (err && c.fatal) e.runError = { componentId: c.id, message: `${c.label}: ${err}`, cancel: false };
+    else if (err) {
       const method = c.params.exception_method;
       const gotos = (c.params.exception_goto as string[]) ?? [];
       if (err !== CANCELLED && method && gotos.length) routed = gotos;
@@ -42,9 +46,9 @@ export class PostProcessor {
         };
     }
 
-    if (c.streams.size && !e.runError) this.deferred.push(c);
+    if (streaming && !e.runError) this.deferred.push(c);
     else {
-      if (c.streams.size) for (const name of c.streams.keys()) c.outputs[name] = null;
+      if (streaming) for (const name of c.streams.keys()) c.outputs[name] = null;
       const container = c.type === 'Iteration' || c.type === 'Loop';
       if (!container || err) e.emitFinished(c);
     }

@@ -36,6 +36,8 @@ export class ComponentState implements OutputSource {
   outputs: Record<string, unknown> = {};
   inputs: Record<string, unknown> = {};
   note: string | undefined;
+  /** the error must end the run whatever the exception settings say (loop limit) */
+  fatal = false;
   /** runs in this run (per round inside a container), for the loop limit */
   runCount = 0;
   /** streamed outputs whose producer finishes after the Message consumed them */
