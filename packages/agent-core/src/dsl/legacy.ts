@@ -66,11 +66,27 @@ function mainOutputRef(comps: Record<string, RawComponent>, id: string): string 
   return `${id}@${entry?.primaryOutput ?? 'content'}`;
 }
 
+const ROUTERS = new Set(['Categorize', 'Switch', 'Relevant', 'Concentrator']);
+
+/**
+ * The producers whose output a component read implicitly: its upstream components, looking through
+ * routers (Categorize, Switch, Relevant, Concentrator pass the input on), ignoring Begin/Answer.
+ */
+function producersOf(comps: Record<string, RawComponent>, id: string, seen = new Set<string>()): string[] {
+  const out: string[] = [];
+  for (const u of Object.keys(comps).filter((x) => comps[x].downstream.includes(id))) {
+    if (seen.has(u)) continue;
+    seen.add(u);
+    const name = canonicalName(comps[u].obj.component_name);
+    if (name === 'Begin' || name === 'Answer') continue;
+    if (ROUTERS.has(name)) out.push(...producersOf(comps, u, seen));
+    else out.push(u);
+  }
+  return [...new Set(out)];
+}
+
 function implicitInput(comps: Record<string, RawComponent>, id: string): string {
-  const ups = Object.keys(comps).filter((u) => comps[u].downstream.includes(id));
-  const producers = ups.filter(
-    (u) => !['Begin', 'Answer'].includes(canonicalName(comps[u].obj.component_name)),
-  );
+  const producers = producersOf(comps, id);
   return producers.length ? mainOutputRef(comps, producers[0]) : 'sys.query';
 }
 
@@ -87,10 +103,7 @@ function braced(ref: string): string {
 function mapGenerate(comps: Record<string, RawComponent>, id: string) {
   const p = comps[id].obj.params;
   let prompt = typeof p.prompt === 'string' ? p.prompt : '';
-  const ups = Object.keys(comps).filter((u) => comps[u].downstream.includes(id));
-  const producers = ups.filter(
-    (u) => !['Begin', 'Answer'].includes(canonicalName(comps[u].obj.component_name)),
-  );
+  const producers = producersOf(comps, id);
   const input = producers.length
     ? producers.map((u) => braced(mainOutputRef(comps, u))).join('\n')
     : '{sys.query}';

@@ -146,7 +146,8 @@ function containerIssues(dsl: Dsl, add: Add) {
       const n = Object.values(comps).filter(
         (x) => x.parent_id === id && x.obj.component_name === start,
       ).length;
-      if (n !== 1) add(id, `a ${t} needs exactly one ${start} inside it (found ${n})`);
+      if (n !== 1)
+        add(id, `${t === 'Iteration' ? 'an' : 'a'} ${t} needs exactly one ${start} inside it (found ${n})`);
     }
   }
 }
