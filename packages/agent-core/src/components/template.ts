@@ -3,9 +3,9 @@
  * component outputs; `{cpn@var}` references work as everywhere. Output `content`.
  */
 import { isTextStream } from '../runtime/text-stream.js';
-import { hasJinjaMarkers, renderJinja } from '../util/jinja.js';
+import { hasJinjaMarkers, placeholderName, renderJinja } from '../util/jinja.js';
+import { REPLACE_PATTERN, findRefs } from '../variables/refs.js';
 import { valueToText } from '../variables/render.js';
-import { renderWithJinja } from './message.js';
 import type { ComponentContext, ComponentImpl } from './types.js';
 
 async function parameterValue(ctx: ComponentContext, componentId: string): Promise<unknown> {
@@ -32,9 +32,15 @@ export const template: ComponentImpl = {
       inputs[key] = vars[key];
     }
     ctx.setInputs(inputs);
-    let text = await renderWithJinja(ctx, p.content);
+    // One Jinja2 pass sees both the named parameters and the {refs} (bound to placeholder names).
+    const refValues = new Map<string, string>();
+    for (const ref of findRefs(p.content)) refValues.set(ref, await valueToText(await ctx.resolve(ref)));
+    let text = p.content.replace(REPLACE_PATTERN, (_m, ref: string) => placeholderName(ref));
+    for (const [ref, v] of refValues) vars[placeholderName(ref)] = v;
     if (hasJinjaMarkers(text)) text = renderJinja(text, vars);
-    for (const [k, v] of Object.entries(vars)) text = text.split(`{${k}}`).join(await valueToText(v));
+    for (const [ref, v] of refValues) text = text.split(placeholderName(ref)).join(v);
+    for (const { key } of p.parameters)
+      if (key) text = text.split(`{${key}}`).join(await valueToText(vars[key]));
     ctx.setOutput('content', text);
   },
 };
