@@ -21,3 +21,4 @@ export type { TraceEntry } from './runtime/state.js';
 export { BUILTIN_PROMPTS } from './model/prompts.js';
 export { CORE_COMPONENTS } from './components/registry.js';
 export { pyJson } from './util/pyjson.js';
+export { loadTemplates, TEMPLATE_FILES } from './templates.js';

@@ -17,21 +17,30 @@ import type { ComponentContext, ComponentImpl, MessagePlan } from './types.js';
 
 const FORMATS = ['markdown', 'html', 'pdf', 'docx', 'xlsx'];
 
-/** Render text the non-streaming way (also used by StringTransform merge and Template). */
+/**
+ * Render text the non-streaming way (also StringTransform merge and Template). Inside Jinja2
+ * expressions a reference is bound to its value itself (so `{% for x in {Cpn@list} %}` iterates a
+ * list; RAGFlow binds the text form only); in plain text it is replaced by its text form.
+ */
 export async function renderWithJinja(
   ctx: ComponentContext,
   text: string,
   listJoin?: string,
 ): Promise<string> {
-  const values = new Map<string, string>();
-  for (const ref of findRefs(text)) values.set(ref, await valueToText(await ctx.resolve(ref), listJoin));
-  if (!hasJinjaMarkers(text))
-    return text.replace(REPLACE_PATTERN, (_m, ref: string) => values.get(ref) ?? '');
+  const texts = new Map<string, string>();
+  const raw = new Map<string, unknown>();
+  for (const ref of findRefs(text)) {
+    let v = await ctx.resolve(ref);
+    if (isTextStream(v)) v = await v.text();
+    raw.set(ref, v ?? '');
+    texts.set(ref, await valueToText(v, listJoin));
+  }
+  if (!hasJinjaMarkers(text)) return text.replace(REPLACE_PATTERN, (_m, ref: string) => texts.get(ref) ?? '');
   const vars: Record<string, unknown> = {};
-  for (const [ref, v] of values) vars[placeholderName(ref)] = v;
+  for (const [ref, v] of raw) vars[placeholderName(ref)] = v;
   const withNames = text.replace(REPLACE_PATTERN, (_m, ref: string) => placeholderName(ref));
   let out = renderJinja(withNames, vars);
-  for (const [ref, v] of values) out = out.split(placeholderName(ref)).join(v);
+  for (const [ref, v] of texts) out = out.split(placeholderName(ref)).join(v);
   return out;
 }
 

@@ -34,9 +34,13 @@ export const template: ComponentImpl = {
     ctx.setInputs(inputs);
     // One Jinja2 pass sees both the named parameters and the {refs} (bound to placeholder names).
     const refValues = new Map<string, string>();
-    for (const ref of findRefs(p.content)) refValues.set(ref, await valueToText(await ctx.resolve(ref)));
+    for (const ref of findRefs(p.content)) {
+      let v = await ctx.resolve(ref);
+      if (isTextStream(v)) v = await v.text();
+      vars[placeholderName(ref)] = v ?? '';
+      refValues.set(ref, await valueToText(v));
+    }
     let text = p.content.replace(REPLACE_PATTERN, (_m, ref: string) => placeholderName(ref));
-    for (const [ref, v] of refValues) vars[placeholderName(ref)] = v;
     if (hasJinjaMarkers(text)) text = renderJinja(text, vars);
     for (const [ref, v] of refValues) text = text.split(placeholderName(ref)).join(v);
     for (const { key } of p.parameters)

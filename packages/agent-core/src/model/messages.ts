@@ -39,8 +39,10 @@ export async function buildMessages(ctx: ComponentContext, o: BuildOptions): Pro
   if (o.cite) system += `\n\n${overrides.citation_guidelines ?? BUILTIN_PROMPTS.citation_guidelines}`;
   if (o.systemExtra) system += `\n\n${o.systemExtra}`;
 
+  const turns = Math.max(0, p.message_history_window_size);
+  // slice(-0) would keep everything: a window of 0 means no history.
   const history: ChatMessage[] =
-    o.withHistory === false ? [] : ctx.history().slice(-2 * Math.max(0, p.message_history_window_size));
+    o.withHistory === false || turns === 0 ? [] : ctx.history().slice(-2 * turns);
   const prompts: ChatMessage[] = [];
   if (o.userPrompt !== undefined) prompts.push({ role: 'user', content: o.userPrompt });
   else
