@@ -45,7 +45,8 @@ export class FakeChatModel implements AgentChatModel {
   ) {}
 
   async *stream(request: ChatRequest, options: { signal: AbortSignal }): AsyncIterable<ChatChunk> {
-    this.requests.push(structuredClone(request));
+    // The tool loop keeps appending to one messages array: keep this call's view of it.
+    this.requests.push({ ...request, messages: [...request.messages] });
     const turn = this.next(request);
     if (turn.delayMs) await abortableDelay(turn.delayMs, options.signal);
     for (const r of turn.reasoning ?? []) yield { type: 'reasoning', text: r };

@@ -53,7 +53,7 @@ function web(inFlight: { now: number; peak: number }, fail = false) {
 
 describe('Agent tool loop', () => {
   it('runs parallel calls, feeds results back, streams only the final answer, and records every call', async () => {
-    const key = await chunkKey('c1');
+    const key = chunkKey('c1');
     const inFlight = { now: 0, peak: 0 };
     const script: Script = [
       {

@@ -55,7 +55,7 @@ describe('Retrieval', () => {
       tocEnhance: false,
       metaDataFilter: {},
     });
-    const [k1, k2] = [await chunkKey('c1'), await chunkKey('c2')];
+    const [k1, k2] = [chunkKey('c1'), chunkKey('c2')];
     expect(done.outputs.formalized_content).toBe(
       `\nID: ${k1}\n├── Title: install.md\n└── Content:\nRun setup.exe\n\nID: ${k2}\n├── Title: linux.md\n├── URL: https://x/linux\n├── version: 2\n└── Content:\nUse apt`,
     );

@@ -16,12 +16,7 @@ export const stringTransform: ComponentImpl = {
     const p = ctx.params as { method: string; split_ref: string; script: string; delimiters: string[] };
     const delimiters = p.delimiters.length ? p.delimiters : [','];
     if (p.method === 'split') {
-      let v =
-        ctx.debug && ctx.params.line !== undefined
-          ? ctx.params.line
-          : p.split_ref
-            ? await ctx.resolve(p.split_ref)
-            : '';
+      let v = p.split_ref ? await ctx.resolve(p.split_ref) : '';
       if (isTextStream(v)) v = await v.text();
       if (v === null || v === undefined) v = '';
       if (typeof v !== 'string')

@@ -1,12 +1,13 @@
 /**
  * `loadDsl`: read a saved DSL (object or JSON text) the way RAGFlow v0.24 saves it, tolerate what
  * its templates contain (missing keys, `null`s, numbers as strings), map older component names, and
- * return a normalised copy. The input is never modified.
+ * return a normalised copy. The input is never modified (its `graph` is shared with the copy, read-only).
  */
 import type { z } from 'zod';
 import { isPlainObject } from '../util/pyjson.js';
 import { DslError, type DslIssue } from './errors.js';
 import { mapLegacyComponents } from './legacy.js';
+import { copyForRun, fastNormalise } from './normalise.js';
 import { dslSchema, type Dsl } from './schema.js';
 
 export const SYS_GLOBALS = [
@@ -78,13 +79,16 @@ export function loadDslReport(input: unknown): LoadedDsl {
   }
   if (!isPlainObject(raw))
     throw new DslError([{ componentId: null, componentName: null, message: 'The DSL must be an object' }]);
-  const copy = structuredClone(raw);
+  const copy = typeof input === 'string' ? raw : copyForRun(raw);
   if (Array.isArray(copy.path))
     copy.path = copy.path.flat(Infinity).filter((x): x is string => typeof x === 'string');
   const legacyMapped = mapLegacyComponents(copy);
-  const parsed = dslSchema.safeParse(copy);
-  if (!parsed.success) throw new DslError(issuesFromZod(parsed.error, copy));
-  const dsl = parsed.data;
+  let dsl = fastNormalise(copy);
+  if (!dsl) {
+    const parsed = dslSchema.safeParse(copy);
+    if (!parsed.success) throw new DslError(issuesFromZod(parsed.error, copy));
+    dsl = parsed.data;
+  }
   normaliseGlobals(dsl);
   return { dsl, legacyMapped };
 }

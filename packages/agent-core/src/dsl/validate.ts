@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { catalogueEntry } from '../catalogue/index.js';
+import { isPlainObject } from '../util/pyjson.js';
 import { type DslIssue, DslError } from './errors.js';
 import { branchTargets, labelOf, successorsOf } from './graph.js';
 import type { Dsl } from './schema.js';
@@ -16,16 +17,52 @@ export interface ValidateOptions {
   names?: boolean;
 }
 
-/** Params parsed with catalogue defaults, or the zod issues. */
-export function parseComponentParams(
-  componentName: string,
-  params: Record<string, unknown>,
-): { ok: true; params: Record<string, unknown> } | { ok: false; messages: string[] } {
+type ParamsResult = { ok: true; params: Record<string, unknown> } | { ok: false; messages: string[] };
+
+/**
+ * Parsed params are cached by their JSON (output *values* left out: runs write them back every turn):
+ * the same canvas runs turn after turn, and a full parse per component per run dominated the
+ * runtime's overhead. Cached params are frozen: nothing may change them.
+ */
+const cache = new Map<string, ParamsResult>();
+const CACHE_LIMIT = 5000;
+
+function withoutOutputValues(params: Record<string, unknown>): Record<string, unknown> {
+  const outputs = params.outputs;
+  if (!isPlainObject(outputs)) return params;
+  const stripped: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(outputs)) {
+    if (isPlainObject(v) && 'value' in v) {
+      const { value: _v, ...rest } = v;
+      stripped[k] = rest;
+    } else stripped[k] = v;
+  }
+  return { ...params, outputs: stripped };
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v as object)) deepFreeze(x);
+  }
+  return v;
+}
+
+/** Params parsed with catalogue defaults (read-only), or the zod issues. */
+export function parseComponentParams(componentName: string, params: Record<string, unknown>): ParamsResult {
   const entry = catalogueEntry(componentName);
   if (!entry) return { ok: false, messages: [`unknown component '${componentName}'`] };
-  const r = entry.params.safeParse(params);
-  if (r.success) return { ok: true, params: r.data };
-  return { ok: false, messages: r.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`) };
+  const input = withoutOutputValues(params);
+  const key = `${componentName}\u0000${JSON.stringify(input)}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const r = entry.params.safeParse(input);
+  const result: ParamsResult = r.success
+    ? { ok: true, params: deepFreeze(r.data) }
+    : { ok: false, messages: r.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`) };
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(key, result);
+  return result;
 }
 
 export function validateDsl(dsl: Dsl, options: ValidateOptions = {}): DslIssue[] {

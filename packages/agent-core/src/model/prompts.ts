@@ -22,21 +22,23 @@ which tool call would resolve it; otherwise write the final answer.`,
 
 export type PromptOverrides = Partial<Record<keyof typeof BUILTIN_PROMPTS, string>>;
 
-const TAGS: [string, keyof typeof BUILTIN_PROMPTS][] = [
-  ['TASK_ANALYSIS', 'task_analysis'],
-  ['PLAN_GENERATION', 'plan_generation'],
-  ['REFLECTION', 'reflection'],
-  ['CONTEXT_SUMMARY', 'context_summary'],
-  ['CONTEXT_RANKING', 'context_ranking'],
-  ['CITATION_GUIDELINES', 'citation_guidelines'],
-];
+const TAGS: [RegExp, keyof typeof BUILTIN_PROMPTS][] = (
+  [
+    ['TASK_ANALYSIS', 'task_analysis'],
+    ['PLAN_GENERATION', 'plan_generation'],
+    ['REFLECTION', 'reflection'],
+    ['CONTEXT_SUMMARY', 'context_summary'],
+    ['CONTEXT_RANKING', 'context_ranking'],
+    ['CITATION_GUIDELINES', 'citation_guidelines'],
+  ] as const
+).map(([tag, key]) => [new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'i'), key]);
 
 /** Cut the override blocks out of a system prompt (case-insensitive) and return them by key. */
 export function extractOverrides(sysPrompt: string): { prompt: string; overrides: PromptOverrides } {
   const overrides: PromptOverrides = {};
   let prompt = sysPrompt;
-  for (const [tag, key] of TAGS) {
-    const re = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'i');
+  if (!prompt.includes('<')) return { prompt: prompt.trim(), overrides };
+  for (const [re, key] of TAGS) {
     const m = re.exec(prompt);
     if (m) {
       overrides[key] = m[1].trim();

@@ -6,6 +6,7 @@ import { isPlainObject } from '../util/pyjson.js';
 import { valueToText } from '../variables/render.js';
 import { replaceRefs, findRefs } from '../variables/refs.js';
 import { isReference, resolveRef, writeRef } from '../variables/resolve.js';
+import type { ComponentSignal } from './component-signal.js';
 import type { ReferenceBucket } from './events.js';
 import { addToBucket } from './references.js';
 import type { CanvasState, ComponentState, ContainerState, TraceEntry } from './state.js';
@@ -29,9 +30,13 @@ export class RunComponentContext implements ComponentContext {
   constructor(
     private readonly run: RunServices,
     private readonly c: ComponentState,
-    readonly signal: AbortSignal,
+    private readonly componentSignal: ComponentSignal,
     readonly requestInputs: Record<string, unknown> | null,
   ) {}
+
+  get signal(): AbortSignal {
+    return this.componentSignal.signal;
+  }
 
   get id() {
     return this.c.id;
@@ -149,7 +154,7 @@ export class RunComponentContext implements ComponentContext {
   }
 
   async checkCancelled() {
-    if (this.signal.aborted || (await this.run.isCancelled())) throw new CancelledError();
+    if (this.componentSignal.aborted || (await this.run.isCancelled())) throw new CancelledError();
   }
 
   sleep(ms: number) {

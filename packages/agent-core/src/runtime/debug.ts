@@ -32,7 +32,9 @@ export async function debugComponent(req: DebugRequest): Promise<Record<string, 
         ? (entry as { value: unknown }).value
         : entry;
     state.overrides.set(cleanRef(name), value);
-    if (name === 'line') c.params.line = value;
+    // `/debug` gives StringTransform split its input as `line`.
+    if (name === 'line' && typeof c.params.split_ref === 'string' && c.params.split_ref)
+      state.overrides.set(cleanRef(c.params.split_ref), value);
   }
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   const controller = new AbortController();

@@ -30,6 +30,8 @@ export interface RunLimits extends InvokeLimits {
   maxLoopRounds: number;
 }
 
+const RUN_ENDED = new Error('The run has ended');
+
 export const DEFAULT_LIMITS: RunLimits = { concurrency: 5, loopLimit: 50, maxLoopRounds: 1000 };
 
 export interface RunRequest {
@@ -76,6 +78,7 @@ export class RunEngine implements RunServices {
   runError: { componentId: string | null; message: string; cancel: boolean } | null = null;
   usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   private readonly post: PostProcessor;
+  private detachOuter: (() => void) | null = null;
 
   constructor(
     readonly dsl: Dsl,
@@ -88,8 +91,13 @@ export class RunEngine implements RunServices {
     this.messageId = this.ports.ids.uuid();
     this.post = new PostProcessor(this);
     if (request.signal) {
-      if (request.signal.aborted) this.controller.abort();
-      else request.signal.addEventListener('abort', () => this.controller.abort(), { once: true });
+      const outer = request.signal;
+      const onAbort = () => this.controller.abort();
+      if (outer.aborted) this.controller.abort();
+      else {
+        outer.addEventListener('abort', onAbort, { once: true });
+        this.detachOuter = () => outer.removeEventListener('abort', onAbort);
+      }
     }
   }
 
@@ -148,7 +156,9 @@ export class RunEngine implements RunServices {
         this.emitError(errorMessage(e));
       }
     } finally {
-      this.controller.abort();
+      // Stops anything still running (an unread stream); a plain reason avoids building a DOMException.
+      this.controller.abort(RUN_ENDED);
+      this.detachOuter?.();
       writeBack(this.state, this.request.taskId);
       this.events.close();
     }

@@ -4,6 +4,7 @@
  */
 import { registryImpl } from '../components/registry.js';
 import { CancelledError, errorMessage, isAbortError } from '../util/errors.js';
+import { ComponentSignal } from './component-signal.js';
 import { RunComponentContext, type RunServices } from './context.js';
 import type { ComponentState } from './state.js';
 
@@ -40,11 +41,8 @@ export async function invokeComponent(
   c.streams.clear();
   delete c.outputs._ERROR;
   c.outputs._created_time = c.startedAt / 1000;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(runSignal.reason);
-  if (runSignal.aborted) controller.abort(runSignal.reason);
-  else runSignal.addEventListener('abort', onAbort, { once: true });
-  const ctx = new RunComponentContext(run, c, controller.signal, requestInputs);
+  const componentSignal = new ComponentSignal(runSignal);
+  const ctx = new RunComponentContext(run, c, componentSignal, requestInputs);
   // A new round of a container starts: its body's loop-limit counts start over.
   if ((c.type === 'IterationItem' || c.type === 'LoopItem') && c.parentId) {
     for (const sibling of run.state.childrenOf(c.parentId)) if (sibling !== c) sibling.runCount = 0;
@@ -64,7 +62,7 @@ export async function invokeComponent(
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const err = new Error(`${c.label} timed out after ${timeoutMs / 1000} s`);
-        controller.abort(err);
+        componentSignal.abort(err);
         reject(err);
       }, timeoutMs);
     });
@@ -86,7 +84,7 @@ export async function invokeComponent(
     }
   } finally {
     // A live stream keeps listening: a cancel must still stop the model call behind it.
-    if (!c.streams.size) runSignal.removeEventListener('abort', onAbort);
+    if (!c.streams.size) componentSignal.release();
     c.finishedMono = c.streams.size ? 0 : clock.monotonic();
   }
   return ctx;

@@ -23,7 +23,7 @@ export function toReferenceChunk(c: RetrievedChunk): ReferenceChunk {
   };
 }
 
-export async function chunkKey(chunkId: string): Promise<number> {
+export function chunkKey(chunkId: string): number {
   return hashToInt(chunkId, 500);
 }
 
@@ -32,7 +32,7 @@ export async function addToBucket(
   chunks: RetrievedChunk[],
   docAggs: DocAggregate[],
 ) {
-  for (const c of chunks) bucket.chunks[String(await chunkKey(c.chunk_id))] = toReferenceChunk(c);
+  for (const c of chunks) bucket.chunks[String(chunkKey(c.chunk_id))] = toReferenceChunk(c);
   for (const d of docAggs) {
     const prev = bucket.doc_aggs[d.doc_name];
     bucket.doc_aggs[d.doc_name] = prev ? { ...prev, count: prev.count + d.count } : { ...d };
@@ -53,7 +53,7 @@ export async function formatChunks(chunks: RetrievedChunk[]): Promise<string> {
   const blocks: string[] = [];
   let used = 0;
   for (const c of chunks) {
-    const lines = [`\nID: ${await chunkKey(c.chunk_id)}`, `├── Title: ${c.docnm_kwd}`];
+    const lines = [`\nID: ${chunkKey(c.chunk_id)}`, `├── Title: ${c.docnm_kwd}`];
     if (c.url) lines.push(`├── URL: ${c.url}`);
     for (const [k, v] of Object.entries(c.meta ?? {}))
       lines.push(`├── ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);

@@ -18,15 +18,24 @@ function collect(value: unknown, out: Set<string>) {
 }
 
 /** Component ids a component's input elements refer to. */
+/** Parsed params are shared across runs (cached, frozen), so their references are computed once. */
+const byParams = new WeakMap<object, Set<string>>();
+
 export function inputElementRefs(c: ComponentState): Set<string> {
-  const out = new Set<string>();
-  for (const p of c.entry.inputElementParams) collect(c.params[p], out);
-  return out;
+  let refs = byParams.get(c.params);
+  if (!refs) {
+    refs = new Set<string>();
+    for (const p of c.entry.inputElementParams) collect(c.params[p], refs);
+    byParams.set(c.params, refs);
+  }
+  return refs;
 }
 
 export function skipped(c: ComponentState, pathBefore: string[]): boolean {
   if (c.type === 'Begin' || c.type === 'UserFillUp') return false;
+  const refs = inputElementRefs(c);
+  if (!refs.size) return false;
   const seen = new Set(pathBefore);
-  for (const id of inputElementRefs(c)) if (id !== c.id && !seen.has(id)) return true;
+  for (const id of refs) if (id !== c.id && !seen.has(id)) return true;
   return false;
 }

@@ -4,7 +4,6 @@
  * so the DSL carries the updated state when the run ends (§3.12).
  */
 import { catalogueEntry, outputNamesOf, type CatalogueEntry } from '../catalogue/index.js';
-import { displayNameOf } from '../dsl/graph.js';
 import type { ComponentEntry, Dsl } from '../dsl/schema.js';
 import { parseComponentParams } from '../dsl/validate.js';
 import { isPlainObject } from '../util/pyjson.js';
@@ -29,10 +28,9 @@ export interface ContainerState {
 }
 
 export class ComponentState implements OutputSource {
-  readonly displayName: string;
   readonly entry: CatalogueEntry;
   readonly params: Record<string, unknown>;
-  readonly declared: Set<string>;
+  private declaredNames: Set<string> | null = null;
   outputs: Record<string, unknown> = {};
   inputs: Record<string, unknown> = {};
   note: string | undefined;
@@ -49,17 +47,22 @@ export class ComponentState implements OutputSource {
   constructor(
     readonly id: string,
     readonly raw: ComponentEntry,
-    dsl: Dsl,
+    readonly displayName: string,
   ) {
-    this.displayName = displayNameOf(dsl, id);
     const entry = catalogueEntry(raw.obj.component_name);
     if (!entry) throw new Error(`Unknown component: ${raw.obj.component_name}`);
     this.entry = entry;
     const parsed = parseComponentParams(raw.obj.component_name, raw.obj.params);
     if (!parsed.ok) throw new Error(`${this.label}: ${parsed.messages.join('; ')}`);
     this.params = parsed.params;
-    const names = outputNamesOf(raw.obj.component_name, this.params);
-    this.declared = new Set(names === 'open' ? [] : names);
+  }
+
+  get declared(): Set<string> {
+    if (!this.declaredNames) {
+      const names = outputNamesOf(this.raw.obj.component_name, this.params);
+      this.declaredNames = new Set(names === 'open' ? [] : names);
+    }
+    return this.declaredNames;
   }
 
   get type(): string {
@@ -97,8 +100,14 @@ export class CanvasState implements VariableScope {
   overrides?: Map<string, unknown>;
 
   constructor(readonly dsl: Dsl) {
+    const names = new Map<string, string>();
+    for (const n of dsl.graph?.nodes ?? [])
+      if (typeof n.data?.name === 'string' && n.data.name) names.set(n.id, n.data.name);
     for (const [id, entry] of Object.entries(dsl.components))
-      this.components.set(id, new ComponentState(id, entry, dsl));
+      this.components.set(
+        id,
+        new ComponentState(id, entry, names.get(id) ?? (id === 'begin' ? 'begin' : '')),
+      );
   }
 
   get globals(): Record<string, unknown> {

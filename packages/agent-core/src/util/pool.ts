@@ -4,6 +4,7 @@ export async function mapPool<T, R>(
   limit: number,
   task: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
+  if (items.length === 1) return [await task(items[0], 0)];
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
