@@ -112,3 +112,33 @@ describe('resetDsl (§3.13)', () => {
     expect(d.path).toEqual(['begin']);
   });
 });
+
+describe('fast load path', () => {
+  it('gives what the zod schema gives, for every template and for tolerant inputs', async () => {
+    const { loadTemplates } = await import('../templates.js');
+    const { fastNormalise, copyForRun } = await import('./normalise.js');
+    const { dslSchema } = await import('./schema.js');
+    const inputs: Record<string, unknown>[] = [
+      ...loadTemplates().map((t) => t.dsl as unknown as Record<string, unknown>),
+      {
+        components: { a: { obj: { component_name: 'Begin', params: null }, downstream: null } },
+        variables: null,
+        memory: null,
+        task_id: null,
+      },
+      {},
+    ];
+    for (const raw of inputs) {
+      const fast = fastNormalise(copyForRun(raw));
+      expect(fast).not.toBeNull();
+      expect(fast).toEqual(dslSchema.parse(copyForRun(raw)));
+    }
+  });
+
+  it('leaves anything unusual to the schema, which names the problem', async () => {
+    const { fastNormalise } = await import('./normalise.js');
+    expect(fastNormalise({ components: { a: { obj: { component_name: 3 } } } })).toBeNull();
+    expect(fastNormalise({ path: [1] })).toBeNull();
+    expect(() => loadDsl({ history: ['just text'] })).toThrow('history.0:');
+  });
+});
