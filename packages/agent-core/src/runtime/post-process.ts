@@ -6,17 +6,29 @@
 import type { MessagePlan } from '../components/types.js';
 import { insideLoop } from '../dsl/validate.js';
 import { CancelledError, errorMessage } from '../util/errors.js';
-import type { RunEngine } from './engine.js';
+import type { Dsl } from '../dsl/schema.js';
+import type { ResolvedPorts } from '../ports.js';
+import type { RunEventName, RunEventOf } from './events.js';
 import { hasDefaultValue } from './invoke.js';
-import type { ComponentState } from './state.js';
+import type { CanvasState, ComponentState } from './state.js';
 
 const CANCELLED = new CancelledError().message;
+
+/** What post-processing needs from the run (the RunEngine). */
+export interface PostProcessHost {
+  readonly dsl: Dsl;
+  readonly state: CanvasState;
+  readonly ports: ResolvedPorts;
+  runError: { componentId: string | null; message: string; cancel: boolean } | null;
+  emit<E extends RunEventName>(event: E, data: RunEventOf<E>['data']): void;
+  emitFinished(c: ComponentState): void;
+}
 
 export class PostProcessor {
   readonly plans = new Map<string, MessagePlan | null>();
   private deferred: ComponentState[] = [];
 
-  constructor(private readonly engine: RunEngine) {}
+  constructor(private readonly engine: PostProcessHost) {}
 
   async process(id: string) {
     const e = this.engine;
