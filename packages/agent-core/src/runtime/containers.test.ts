@@ -284,3 +284,48 @@ describe('Loop', () => {
     expect(trail(events).at(-1)).toBe('error:Start: Invalid operator: contains');
   });
 });
+
+describe('nested containers', () => {
+  it('an Iteration inside a Loop hands control back to the Loop when its rounds are done', async () => {
+    const d = dsl([
+      { id: 'begin', name: 'begin', downstream: ['Loop:L'] },
+      {
+        id: 'Loop:L',
+        name: 'Outer',
+        params: {
+          loop_variables: [{ variable: 'n', type: 'number', input_mode: 'constant', value: 0 }],
+          maximum_loop_count: 2,
+          logical_operator: 'or',
+        },
+        downstream: ['Message:Out'],
+      },
+      { id: 'LoopItem:S', name: 'Round', parent: 'Loop:L', downstream: ['Iteration:I'] },
+      { id: 'Iteration:I', name: 'Inner', parent: 'Loop:L', params: { items_ref: 'sys.files' } },
+      { id: 'IterationItem:T', name: 'Item', parent: 'Iteration:I', downstream: ['VariableAssigner:V'] },
+      {
+        id: 'VariableAssigner:V',
+        name: 'Count',
+        parent: 'Iteration:I',
+        params: { variables: [{ variable: 'Loop:L@n', operator: '+=', parameter: 1 }] },
+      },
+      { id: 'Message:Out', name: 'Out', params: { content: ['n={Loop:L@n}'] } },
+    ]);
+    const events = await collect(
+      runCanvas({ dsl: d, query: 'q', files: ['a', 'b', 'c'], taskId: 't', ports: fakePorts([]) }),
+    );
+    const t = trail(events);
+    expect(t.filter((x) => x === 'node_finished:Iteration:I')).toHaveLength(2);
+    expect(t.filter((x) => x === 'node_started:VariableAssigner:V')).toHaveLength(6);
+    expect(finished(events, 'Loop:L').outputs.n).toBe(6);
+    expect(t.slice(-5)).toEqual(
+      [
+        'node_started:Message:Out',
+        'message:"n="',
+        'message:"6"',
+        'message_end',
+        'node_finished:Message:Out',
+        'workflow_finished',
+      ].slice(-5),
+    );
+  });
+});

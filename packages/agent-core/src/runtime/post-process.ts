@@ -110,9 +110,7 @@ export class PostProcessor {
     if (routed) return append(routed);
     const type = c.type;
     if ((type === 'IterationItem' || type === 'LoopItem') && c.parentId && state.container(c.parentId).done) {
-      const parent = state.get(c.parentId);
-      this.finishContainer(parent);
-      return append(parent.downstream);
+      return this.containerDone(state.get(c.parentId), append);
     }
     if (type === 'Categorize' || type === 'Switch') {
       const next = c.outputs._next;
@@ -128,8 +126,7 @@ export class PostProcessor {
         const loop = state.get(loopId);
         state.container(loopId).done = true;
         // RAGFlow never finishes the Loop after an ExitLoop (a Quirk); Lectern does.
-        this.finishContainer(loop);
-        return append(loop.downstream);
+        return this.containerDone(loop, append);
       }
     }
     if (!c.downstream.length && c.parentId) {
@@ -139,8 +136,12 @@ export class PostProcessor {
     append(c.downstream);
   }
 
-  private finishContainer(container: ComponentState) {
+  /** A container finished its rounds: its node_finished, then what follows it (its own container's next round when nested). */
+  private containerDone(container: ComponentState, append: (ids: readonly string[]) => void) {
     container.finishedMono = this.engine.ports.clock.monotonic();
     this.engine.emitFinished(container);
+    if (container.downstream.length || !container.parentId) return append(container.downstream);
+    const start = this.engine.state.startChildOf(container.parentId);
+    append(start ? [start.id] : []);
   }
 }
