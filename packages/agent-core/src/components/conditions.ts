@@ -26,8 +26,27 @@ function compare(
   return false;
 }
 
+/** The editor's labels (SPEC §9 names) for the stored operator values (AGENTS.md §6.4 table). */
+const LABELS: Record<string, string> = {
+  equal: '=',
+  notEqual: '≠',
+  gt: '>',
+  ge: '≥',
+  lt: '<',
+  le: '≤',
+  contains: 'contains',
+  notContains: 'not contains',
+  startWith: 'start with',
+  endWith: 'end with',
+  empty: 'empty',
+  notEmpty: 'not empty',
+  in: 'in',
+  notIn: 'not in',
+};
+
 /** One Switch item: `input` is the resolved `cpn_id`, `value` the stored value (a float when input is a number). */
-export function switchOperator(input: unknown, operator: string, rawValue: unknown): boolean {
+export function switchOperator(input: unknown, storedOperator: string, rawValue: unknown): boolean {
+  const operator = LABELS[storedOperator] ?? storedOperator;
   const value = typeof input === 'number' && toFloat(rawValue) !== null ? toFloat(rawValue) : rawValue;
   const lower = (v: unknown) => String(v ?? '').toLowerCase();
   switch (operator) {

@@ -191,6 +191,9 @@ describe('Switch', () => {
     expect(switchOperator('red', 'in', 'red, green')).toBe(true);
     expect(switchOperator(['a', 'b'], 'in', 'b')).toBe(true);
     expect(switchOperator('blue', 'not in', 'red,green')).toBe(true);
+    // the editor's labels (SPEC §9 names) work as the stored symbols do
+    expect(switchOperator(5, 'ge', '5')).toBe(true);
+    expect(switchOperator('abc', 'notContains', 'x')).toBe(true);
     expect(() => switchOperator(5, 'contains', '5')).toThrow(
       "The input of operator 'contains' must be a string",
     );
