@@ -137,6 +137,20 @@ describe('validateDsl', () => {
     );
   });
 
+  it('answers from memory only while the DSL is unchanged', () => {
+    const d = loadDsl(ok());
+    expect(validateDsl(d)).toEqual([]);
+    expect(validateDsl(d)).toEqual([]);
+    (d.components['Message:M'].obj.params as { content: string[] }).content = ['{Agent:A@nope}'];
+    expect(validateDsl(d).map(formatIssue)).toEqual([
+      "Reply: refers to {Agent:A@nope}, but Writer has no output 'nope'",
+    ]);
+    d.graph!.nodes[1].data!.name = 'Author';
+    expect(validateDsl(d).map(formatIssue)).toEqual([
+      "Reply: refers to {Agent:A@nope}, but Author has no output 'nope'",
+    ]);
+  });
+
   it('loadDsl reports schema problems by component', () => {
     expect(() => loadDsl('{nope')).toThrow('The DSL is not valid JSON');
     expect(() => loadDsl({ components: { 'Agent:A': { obj: { params: {} } } } })).toThrow(

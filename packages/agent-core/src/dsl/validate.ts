@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { catalogueEntry } from '../catalogue/index.js';
-import { isPlainObject } from '../util/pyjson.js';
+import { paramsIdentity, parseComponentParams } from './params-cache.js';
 import { type DslIssue, DslError } from './errors.js';
 import { branchTargets, labelOf, successorsOf } from './graph.js';
 import type { Dsl } from './schema.js';
@@ -17,55 +17,50 @@ export interface ValidateOptions {
   names?: boolean;
 }
 
-type ParamsResult = { ok: true; params: Record<string, unknown> } | { ok: false; messages: string[] };
+export { parseComponentParams };
 
 /**
- * Parsed params are cached by their JSON (output *values* left out: runs write them back every turn):
- * the same canvas runs turn after turn, and a full parse per component per run dominated the
- * runtime's overhead. Cached params are frozen: nothing may change them.
+ * What validation reads, as a string: component ids, types, edges, containers and the identity of
+ * their parsed params (equal params share one cached object), graph names and edges, and the names
+ * of globals and variables. Equal fingerprints validate the same, so runs of an unchanged canvas
+ * reuse the answer.
  */
-const cache = new Map<string, ParamsResult>();
-const CACHE_LIMIT = 5000;
-
-function withoutOutputValues(params: Record<string, unknown>): Record<string, unknown> {
-  const outputs = params.outputs;
-  if (!isPlainObject(outputs)) return params;
-  const stripped: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(outputs)) {
-    if (isPlainObject(v) && 'value' in v) {
-      const { value: _v, ...rest } = v;
-      stripped[k] = rest;
-    } else stripped[k] = v;
+function fingerprint(dsl: Dsl, options: ValidateOptions): string | null {
+  const parts: string[] = [String(options.names !== false)];
+  for (const [id, c] of Object.entries(dsl.components)) {
+    const p = parseComponentParams(c.obj.component_name, c.obj.params);
+    if (!p.ok) return null;
+    parts.push(
+      `${id}\u0001${c.obj.component_name}\u0001${c.downstream.join(',')}\u0001${c.parent_id ?? ''}\u0001${paramsIdentity(p.params)}`,
+    );
   }
-  return { ...params, outputs: stripped };
+  for (const n of dsl.graph?.nodes ?? []) parts.push(`n\u0001${n.id}\u0001${n.data?.name ?? ''}`);
+  for (const e of dsl.graph?.edges ?? []) parts.push(`e\u0001${e.source}\u0001${e.target}`);
+  parts.push(
+    `g\u0001${Object.keys(dsl.globals ?? {}).join(',')}`,
+    `v\u0001${Object.keys(dsl.variables ?? {}).join(',')}`,
+  );
+  return parts.join('\u0002');
 }
 
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v as object)) deepFreeze(x);
-  }
-  return v;
-}
-
-/** Params parsed with catalogue defaults (read-only), or the zod issues. */
-export function parseComponentParams(componentName: string, params: Record<string, unknown>): ParamsResult {
-  const entry = catalogueEntry(componentName);
-  if (!entry) return { ok: false, messages: [`unknown component '${componentName}'`] };
-  const input = withoutOutputValues(params);
-  const key = `${componentName}\u0000${JSON.stringify(input)}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const r = entry.params.safeParse(input);
-  const result: ParamsResult = r.success
-    ? { ok: true, params: deepFreeze(r.data) }
-    : { ok: false, messages: r.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`) };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(key, result);
-  return result;
-}
+const memo = new Map<string, DslIssue[]>();
 
 export function validateDsl(dsl: Dsl, options: ValidateOptions = {}): DslIssue[] {
+  const key = fingerprint(dsl, options);
+  const hit = key === null ? undefined : memo.get(key);
+  if (hit) return hit.map((i) => ({ ...i }));
+  const issues = validateAll(dsl, options);
+  if (key !== null) {
+    if (memo.size >= 500) memo.delete(memo.keys().next().value as string);
+    memo.set(
+      key,
+      issues.map((i) => ({ ...i })),
+    );
+  }
+  return issues;
+}
+
+function validateAll(dsl: Dsl, options: ValidateOptions): DslIssue[] {
   const issues: DslIssue[] = [];
   const add = (id: string | null, message: string) =>
     issues.push({ componentId: id, componentName: id ? labelOf(dsl, id) : null, message });
