@@ -11,6 +11,22 @@ export type ParamsResult = { ok: true; params: Record<string, unknown> } | { ok:
 const cache = new Map<string, ParamsResult>();
 const CACHE_LIMIT = 5000;
 
+/**
+ * Inside `inParseScope` the same raw params object is parsed once: a run validates its DSL and then
+ * builds its state from the same objects, synchronously, so nothing can change them in between.
+ */
+let scope: WeakMap<object, { name: string; result: ParamsResult }> | null = null;
+
+export function inParseScope<T>(fn: () => T): T {
+  const previous = scope;
+  scope = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    scope = previous;
+  }
+}
+
 function withoutOutputValues(params: Record<string, unknown>): Record<string, unknown> {
   const outputs = params.outputs;
   if (!isPlainObject(outputs)) return params;
@@ -49,6 +65,18 @@ export function paramsIdentity(params: object): number {
 export function parseComponentParams(componentName: string, params: Record<string, unknown>): ParamsResult {
   const entry = catalogueEntry(componentName);
   if (!entry) return { ok: false, messages: [`unknown component '${componentName}'`] };
+  const scoped = scope?.get(params);
+  if (scoped && scoped.name === componentName) return scoped.result;
+  const result = parseUncached(componentName, params, entry);
+  scope?.set(params, { name: componentName, result });
+  return result;
+}
+
+function parseUncached(
+  componentName: string,
+  params: Record<string, unknown>,
+  entry: NonNullable<ReturnType<typeof catalogueEntry>>,
+): ParamsResult {
   const input = withoutOutputValues(params);
   const key = `${componentName}\u0000${JSON.stringify(input)}`;
   const hit = cache.get(key);

@@ -12,6 +12,7 @@
  * it); events are buffered for the single consumer.
  */
 import { loadDsl } from '../dsl/load.js';
+import { inParseScope } from '../dsl/params-cache.js';
 import type { Dsl } from '../dsl/schema.js';
 import { assertValidDsl } from '../dsl/validate.js';
 import type { AgentPorts } from '../ports.js';
@@ -41,9 +42,11 @@ export interface CanvasRun extends AsyncIterable<RunEvent> {
 }
 
 export function runCanvas(options: RunCanvasOptions): CanvasRun {
-  const dsl = loadDsl(options.dsl);
-  if (options.validate !== false) assertValidDsl(dsl, { names: false });
-  const engine = new RunEngine(dsl, options.ports, options);
+  const { dsl, engine } = inParseScope(() => {
+    const loaded = loadDsl(options.dsl);
+    if (options.validate !== false) assertValidDsl(loaded, { names: false });
+    return { dsl: loaded, engine: new RunEngine(loaded, options.ports, options) };
+  });
   const outcome = engine.execute();
   return {
     messageId: engine.messageId,
