@@ -1,11 +1,41 @@
 /** A DSL written before RAGFlow's agent redesign (SPEC §3 names) loads as current components and runs. */
 import { describe, expect, it } from 'vitest';
-import { loadDslReport, runCanvas, validateDsl } from '../index.js';
+import { canonicalName, loadDslReport, runCanvas, validateDsl } from '../index.js';
 import legacy from '../../test/fixtures/legacy-v019.json' with { type: 'json' };
 import { answerText, collect, trail } from '../../test/helpers.js';
 import { fakePorts } from '../../test/fakes.js';
 
 describe('older component names', () => {
+  it('recognises the SPEC §3 names in any spelling', () => {
+    expect(
+      [
+        'interact',
+        'Answer',
+        'generate',
+        'relevant',
+        'rewrite question',
+        'keyword_extract',
+        'concentrator',
+        'note',
+        'template',
+        'begin',
+        'message',
+      ].map(canonicalName),
+    ).toEqual([
+      'Answer',
+      'Answer',
+      'Generate',
+      'Relevant',
+      'RewriteQuestion',
+      'KeywordExtract',
+      'Concentrator',
+      'Note',
+      'Template',
+      'Begin',
+      'Message',
+    ]);
+  });
+
   it('maps Answer, Generate, Relevant and Note, and converts old param shapes', () => {
     const { dsl, legacyMapped } = loadDslReport(legacy);
     expect(legacyMapped).toEqual([

@@ -254,6 +254,38 @@ describe('batch loop', () => {
   });
 });
 
+describe('references to components that have not run', () => {
+  it('render as "" (a component of an earlier turn that did not run in this one)', async () => {
+    const flow = dsl([
+      { id: 'begin', name: 'begin', downstream: ['Switch:S'] },
+      {
+        id: 'Switch:S',
+        name: 'Route',
+        params: {
+          conditions: [
+            {
+              logical_operator: 'and',
+              items: [{ cpn_id: 'sys.query', operator: '=', value: 'write' }],
+              to: ['LLM:W'],
+            },
+          ],
+          end_cpn_ids: ['Message:Echo'],
+        },
+        downstream: ['LLM:W', 'Message:Echo'],
+      },
+      { id: 'LLM:W', name: 'Writer', params: llm('write'), downstream: ['Message:Echo'] },
+      { id: 'Message:Echo', name: 'Echo', params: { content: ['[{LLM:W@content}]'] } },
+    ]);
+    const ports = fakePorts([{ text: 'draft' }]);
+    const first = runCanvas({ dsl: flow, query: 'write', taskId: 't', ports });
+    await collect(first);
+    const second = runCanvas({ dsl: first.dsl, query: 'other', taskId: 't', ports });
+    const events = await collect(second);
+    // LLM:W is in path from turn 1 (no skip), but its output was reset for this turn
+    expect(finished(events, 'Message:Echo').outputs.content).toBe('[]');
+  });
+});
+
 describe('cancel', () => {
   const flow = dsl([
     { id: 'begin', name: 'begin', downstream: ['LLM:A'] },
