@@ -104,6 +104,25 @@ describe('host tool component on the canvas', () => {
     expect(finished(events, 'Message:M').outputs.content).toBe('found lectern');
   });
 
+  it("refuses to run when the host tool's check fails, naming the component", () => {
+    const email = {
+      ...fakeTool('Email', 'email', () => true),
+      check: (p: Record<string, unknown>) => (p.smtp_server ? [] : ['SMTP server is required']),
+    };
+    const d = dsl([
+      { id: 'begin', name: 'begin', downstream: ['Email:E', 'Agent:A'] },
+      { id: 'Email:E', name: 'Notify', params: { to_email: 'a@b.c' } },
+      {
+        id: 'Agent:A',
+        name: 'Mailer',
+        params: { llm_id: 'm@F', tools: [{ component_name: 'Email', name: 'Email', params: {} }] },
+      },
+    ]);
+    expect(() =>
+      runCanvas({ dsl: d, query: 'q', taskId: 't', ports: fakePorts([], { tools: toolPort(email) }) }),
+    ).toThrow('Notify: SMTP server is required\nMailer: Email configuration error: SMTP server is required');
+  });
+
   it('errors clearly when the host registered no implementation', async () => {
     const d = dsl([
       { id: 'begin', name: 'begin', downstream: ['ExeSQL:X'] },

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { catalogueEntry } from '../catalogue/index.js';
+import type { ToolPort } from '../ports.js';
 import { paramsIdentity, parseComponentParams } from './params-cache.js';
 import { type DslIssue, DslError } from './errors.js';
 import { branchTargets, labelOf, successorsOf } from './graph.js';
@@ -15,6 +16,8 @@ import { referenceIssues } from './validate-refs.js';
 export interface ValidateOptions {
   /** check display names (non-empty, unique); on by default */
   names?: boolean;
+  /** the host's tool components: their `check()` runs for tool nodes and Agent tools (issue 15 fields) */
+  tools?: ToolPort;
 }
 
 export { parseComponentParams };
@@ -46,9 +49,10 @@ function fingerprint(dsl: Dsl, options: ValidateOptions): string | null {
 const memo = new Map<string, DslIssue[]>();
 
 export function validateDsl(dsl: Dsl, options: ValidateOptions = {}): DslIssue[] {
+  const tools = options.tools ? toolIssues(dsl, options.tools) : [];
   const key = fingerprint(dsl, options);
   const hit = key === null ? undefined : memo.get(key);
-  if (hit) return hit.map((i) => ({ ...i }));
+  if (hit) return [...hit.map((i) => ({ ...i })), ...tools];
   const issues = validateAll(dsl, options);
   if (key !== null) {
     if (memo.size >= 500) memo.delete(memo.keys().next().value as string);
@@ -57,7 +61,7 @@ export function validateDsl(dsl: Dsl, options: ValidateOptions = {}): DslIssue[]
       issues.map((i) => ({ ...i })),
     );
   }
-  return issues;
+  return [...issues, ...tools];
 }
 
 function validateAll(dsl: Dsl, options: ValidateOptions): DslIssue[] {
@@ -96,6 +100,35 @@ function validateAll(dsl: Dsl, options: ValidateOptions): DslIssue[] {
   cycleIssues(dsl, add);
   if (options.names !== false) nameIssues(dsl, add);
   issues.push(...referenceIssues(dsl, parsed));
+  return issues;
+}
+
+/** `check()` of host-implemented tool components, on the canvas and inside Agents. */
+function toolIssues(dsl: Dsl, port: ToolPort): DslIssue[] {
+  const issues: DslIssue[] = [];
+  const visit = (id: string, name: string, params: Record<string, unknown>, inAgent: boolean) => {
+    const entry = catalogueEntry(name);
+    if (entry?.implementedBy === 'host') {
+      const impl = port.get(name);
+      const parsed = parseComponentParams(name, params);
+      if (impl?.check && parsed.ok)
+        for (const reason of impl.check(parsed.params))
+          issues.push({
+            componentId: id,
+            componentName: labelOf(dsl, id),
+            message: inAgent ? `${name} configuration error: ${reason}` : reason,
+          });
+    }
+    if (name === 'Agent') {
+      const tools = Array.isArray(params.tools)
+        ? (params.tools as { component_name?: unknown; params?: unknown }[])
+        : [];
+      for (const t of tools)
+        if (typeof t?.component_name === 'string')
+          visit(id, t.component_name, (t.params as Record<string, unknown>) ?? {}, true);
+    }
+  };
+  for (const [id, c] of Object.entries(dsl.components)) visit(id, c.obj.component_name, c.obj.params, false);
   return issues;
 }
 

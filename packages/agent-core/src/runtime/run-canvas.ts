@@ -44,7 +44,7 @@ export interface CanvasRun extends AsyncIterable<RunEvent> {
 export function runCanvas(options: RunCanvasOptions): CanvasRun {
   const { dsl, engine } = inParseScope(() => {
     const loaded = loadDsl(options.dsl);
-    if (options.validate !== false) assertValidDsl(loaded, { names: false });
+    if (options.validate !== false) assertValidDsl(loaded, { names: false, tools: options.ports.tools });
     return { dsl: loaded, engine: new RunEngine(loaded, options.ports, options) };
   });
   const outcome = engine.execute();
