@@ -27,7 +27,12 @@ export interface Community {
 /** Assigns `pagerank` to every node (0 for an empty graph); returns the mapping. */
 export function assignPageRank(graph: KbGraph): Record<string, number> {
   if (graph.order === 0) return {};
-  const ranks = pagerank(graph, { getEdgeWeight: 'weight', alpha: 0.85, maxIterations: 200, tolerance: 1e-9 });
+  const ranks = pagerank(graph, {
+    getEdgeWeight: 'weight',
+    alpha: 0.85,
+    maxIterations: 200,
+    tolerance: 1e-9,
+  });
   graph.forEachNode((n) => graph.setNodeAttribute(n, 'pagerank', ranks[n] ?? 0));
   return ranks;
 }

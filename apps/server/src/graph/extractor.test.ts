@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { extractGraph, extractionFailure, type ChunkInput } from './extractor.js';
 import { CONTINUE_PROMPT, LOOP_PROMPT } from './prompts.js';
-import { ScriptedModel, capitalizedWordsScript, chunkTextOf, entity, records, relation } from './test-fixtures.js';
+import {
+  ScriptedModel,
+  capitalizedWordsScript,
+  chunkTextOf,
+  entity,
+  records,
+  relation,
+} from './test-fixtures.js';
 
 const TYPES = ['person', 'organization'];
 
 function chunks(n: number): ChunkInput[] {
-  return Array.from({ length: n }, (_, i) => ({ id: `c${i}`, docId: 'd1', text: `Alice met Bob${i} today.` }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `c${i}`,
+    docId: 'd1',
+    text: `Alice met Bob${i} today.`,
+  }));
 }
 
 describe('extractGraph', () => {
@@ -18,7 +29,10 @@ describe('extractGraph', () => {
     expect(res.chunks[1].entities.map((e) => e.name)).toEqual(['ALICE', 'BOB1']);
     expect(res.chunks[1].relations[0]).toMatchObject({ source: 'ALICE', target: 'BOB1', strength: 2 });
     expect(res.stats).toMatchObject({ chunks: 3, calls: 3, entities: 6, relations: 3, failedCalls: 0 });
-    const expectedTotal = model.calls.reduce((n, msgs) => n + msgs.reduce((m, x) => m + x.content.length, 0), 0);
+    const expectedTotal = model.calls.reduce(
+      (n, msgs) => n + msgs.reduce((m, x) => m + x.content.length, 0),
+      0,
+    );
     expect(res.usage.promptTokens).toBe(expectedTotal);
     expect(res.usage.totalTokens).toBeGreaterThan(res.usage.promptTokens);
     // The system prompt names the configured types.
@@ -77,7 +91,13 @@ describe('extractGraph', () => {
     });
     const input = ['fail', 'empty', 'junk', 'good'].map((t, i) => ({ id: `c${i}`, docId: 'd', text: t }));
     const res = await extractGraph(input, { model, entityTypes: TYPES, method: 'light', concurrency: 4 });
-    expect(res.stats).toMatchObject({ failedCalls: 1, emptyAnswers: 1, malformedRecords: 1, entities: 2, relations: 1 });
+    expect(res.stats).toMatchObject({
+      failedCalls: 1,
+      emptyAnswers: 1,
+      malformedRecords: 1,
+      entities: 2,
+      relations: 1,
+    });
     expect(res.stats.lastError).toBe('HTTP 500 upstream');
     expect(extractionFailure(res.stats)).toBeNull();
   });
@@ -99,7 +119,13 @@ describe('extractGraph', () => {
     setTimeout(() => controller.abort(), 45);
     const started = performance.now();
     await expect(
-      extractGraph(chunks(40), { model, entityTypes: TYPES, method: 'light', concurrency: 2, signal: controller.signal }),
+      extractGraph(chunks(40), {
+        model,
+        entityTypes: TYPES,
+        method: 'light',
+        concurrency: 2,
+        signal: controller.signal,
+      }),
     ).rejects.toThrow();
     expect(performance.now() - started).toBeLessThan(400);
     expect(model.calls.length).toBeLessThan(10);

@@ -197,7 +197,10 @@ async function extractChunk(chunk: ChunkInput, opts: ExtractOptions): Promise<Ch
 }
 
 /** Extracts entities and relations from every chunk; results keep the input order. */
-export async function extractGraph(chunks: readonly ChunkInput[], opts: ExtractOptions): Promise<ExtractionResult> {
+export async function extractGraph(
+  chunks: readonly ChunkInput[],
+  opts: ExtractOptions,
+): Promise<ExtractionResult> {
   const stats = emptyStats();
   const usage = emptyUsage();
   let done = 0;

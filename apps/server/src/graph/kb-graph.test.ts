@@ -13,12 +13,23 @@ import {
 import { summarizeLongDescriptions } from './summarize.js';
 import { ScriptedModel } from './test-fixtures.js';
 
-function ex(chunkId: string, docId: string, ents: Array<[string, string, string]>, rels: Array<[string, string, string, number]> = []): ChunkExtraction {
+function ex(
+  chunkId: string,
+  docId: string,
+  ents: Array<[string, string, string]>,
+  rels: Array<[string, string, string, number]> = [],
+): ChunkExtraction {
   return {
     chunkId,
     docId,
     entities: ents.map(([name, type, description]) => ({ name, type, description })),
-    relations: rels.map(([source, target, description, strength]) => ({ source, target, description, keywords: [description.split(' ')[1]], strength })),
+    relations: rels.map(([source, target, description, strength]) => ({
+      source,
+      target,
+      description,
+      keywords: [description.split(' ')[1]],
+      strength,
+    })),
   };
 }
 
@@ -29,14 +40,39 @@ function kbWith(...docs: Array<[string, ChunkExtraction[]]>): KbGraph {
 }
 
 const DOC_A: ChunkExtraction[] = [
-  ex('a1', 'A', [['ALICE', 'PERSON', 'Alice is an engineer.'], ['ACME', 'ORGANIZATION', 'Acme makes rockets.']], [['ALICE', 'ACME', 'Alice works-at Acme', 6]]),
-  ex('a2', 'A', [['ALICE', 'PERSON', 'Alice lives in Paris.'], ['PARIS', 'GEO', 'Capital of France.']], [['PARIS', 'ALICE', 'Alice lives-in Paris', 4]]),
+  ex(
+    'a1',
+    'A',
+    [
+      ['ALICE', 'PERSON', 'Alice is an engineer.'],
+      ['ACME', 'ORGANIZATION', 'Acme makes rockets.'],
+    ],
+    [['ALICE', 'ACME', 'Alice works-at Acme', 6]],
+  ),
+  ex(
+    'a2',
+    'A',
+    [
+      ['ALICE', 'PERSON', 'Alice lives in Paris.'],
+      ['PARIS', 'GEO', 'Capital of France.'],
+    ],
+    [['PARIS', 'ALICE', 'Alice lives-in Paris', 4]],
+  ),
 ];
 const DOC_B: ChunkExtraction[] = [
-  ex('b1', 'B', [['ALICE', 'PERSON', 'Alice is an engineer.'], ['ACME', 'ORGANIZATION', 'Acme was founded in 1990.'], ['BOB', 'PERSON', 'Bob is a pilot.']], [
-    ['ACME', 'ALICE', 'Alice founded Acme', 3],
-    ['BOB', 'ACME', 'Bob flies-for Acme', 5],
-  ]),
+  ex(
+    'b1',
+    'B',
+    [
+      ['ALICE', 'PERSON', 'Alice is an engineer.'],
+      ['ACME', 'ORGANIZATION', 'Acme was founded in 1990.'],
+      ['BOB', 'PERSON', 'Bob is a pilot.'],
+    ],
+    [
+      ['ACME', 'ALICE', 'Alice founded Acme', 3],
+      ['BOB', 'ACME', 'Bob flies-for Acme', 5],
+    ],
+  ),
 ];
 
 describe('document subgraphs and the KB graph', () => {
@@ -67,7 +103,10 @@ describe('document subgraphs and the KB graph', () => {
     expect(acme.source_id).toEqual(['a1', 'b1']);
     expect(Object.keys(acme.contributions)).toEqual(['A', 'B']);
     // "Alice is an engineer." said by both documents appears once.
-    expect(kb.getNodeAttribute('ALICE', 'description').split('\n')).toEqual(['Alice is an engineer.', 'Alice lives in Paris.']);
+    expect(kb.getNodeAttribute('ALICE', 'description').split('\n')).toEqual([
+      'Alice is an engineer.',
+      'Alice lives in Paris.',
+    ]);
     const edge = kb.getEdgeAttributes(relationKey('ALICE', 'ACME'));
     expect(edge.weight).toBe(9);
     expect(edge.keywords).toEqual(['works-at', 'founded']);
@@ -123,18 +162,37 @@ describe('document subgraphs and the KB graph', () => {
 
 describe('summarizeLongDescriptions', () => {
   const longDocs = (n: number): Array<[string, ChunkExtraction[]]> =>
-    Array.from({ length: n }, (_, i) => [`D${i}`, [ex(`c${i}`, `D${i}`, [['ACME', 'ORGANIZATION', `Fact number ${i}: ${'Acme did something notable. '.repeat(8)}`]])]]);
+    Array.from({ length: n }, (_, i) => [
+      `D${i}`,
+      [
+        ex(`c${i}`, `D${i}`, [
+          ['ACME', 'ORGANIZATION', `Fact number ${i}: ${'Acme did something notable. '.repeat(8)}`],
+        ]),
+      ],
+    ]);
 
   it('summarizes only descriptions over the threshold, and a later change brings the raw text back', async () => {
-    const kb = kbWith(...longDocs(6), ['S', [ex('s', 'S', [['SMALL', 'PERSON', 'short'], ['SMALL2', 'PERSON', 'tiny']])]]);
-    const model = new ScriptedModel((messages) => `SUMMARY OF ${/Item: (.*)/.exec(messages[0].content)?.[1]}`);
+    const kb = kbWith(...longDocs(6), [
+      'S',
+      [
+        ex('s', 'S', [
+          ['SMALL', 'PERSON', 'short'],
+          ['SMALL2', 'PERSON', 'tiny'],
+        ]),
+      ],
+    ]);
+    const model = new ScriptedModel(
+      (messages) => `SUMMARY OF ${/Item: (.*)/.exec(messages[0].content)?.[1]}`,
+    );
     const res = await summarizeLongDescriptions(kb, { model, concurrency: 2, thresholdTokens: 100 });
     expect(res).toMatchObject({ summarized: 1, failed: 0 });
     expect(kb.getNodeAttribute('ACME', 'description')).toBe('SUMMARY OF ACME');
     expect(kb.getNodeAttribute('SMALL', 'description')).toBe('short');
     expect(model.calls[0][0].content).toContain('- Fact number 0:');
     // Summarizing again does nothing: the summary still stands for the same descriptions.
-    expect((await summarizeLongDescriptions(kb, { model, concurrency: 2, thresholdTokens: 100 })).summarized).toBe(0);
+    expect(
+      (await summarizeLongDescriptions(kb, { model, concurrency: 2, thresholdTokens: 100 })).summarized,
+    ).toBe(0);
     removeDocuments(kb, ['D0']);
     expect(kb.getNodeAttribute('ACME', 'description')).toMatch(/^Fact number 1:/);
   });

@@ -57,7 +57,11 @@ export type KbGraph = Graph<EntityAttributes, RelationAttributes>;
 export const DESCRIPTION_SEPARATOR = '\n';
 
 export function createKbGraph(): KbGraph {
-  return new Graph<EntityAttributes, RelationAttributes>({ type: 'undirected', multi: false, allowSelfLoops: false });
+  return new Graph<EntityAttributes, RelationAttributes>({
+    type: 'undirected',
+    multi: false,
+    allowSelfLoops: false,
+  });
 }
 
 /** Stable key of the edge between `a` and `b`, whatever their order. */
@@ -261,9 +265,17 @@ export function mergeSubgraph(target: KbGraph, sub: KbGraph): GraphChange {
  * Removes what the given documents contributed: their contributions go; a node or edge left with no
  * contribution goes (a node's edges with it). Returns the nodes and edges that changed but remain.
  */
-export function removeDocuments(graph: KbGraph, docIds: readonly string[]): GraphChange & { removedNodes: string[]; removedEdges: string[] } {
+export function removeDocuments(
+  graph: KbGraph,
+  docIds: readonly string[],
+): GraphChange & { removedNodes: string[]; removedEdges: string[] } {
   const gone = new Set(docIds);
-  const out = { nodes: [] as string[], edges: [] as string[], removedNodes: [] as string[], removedEdges: [] as string[] };
+  const out = {
+    nodes: [] as string[],
+    edges: [] as string[],
+    removedNodes: [] as string[],
+    removedEdges: [] as string[],
+  };
   for (const key of graph.edges()) {
     const contributions = graph.getEdgeAttribute(key, 'contributions');
     if (!Object.keys(contributions).some((d) => gone.has(d))) continue;

@@ -164,10 +164,13 @@ export async function buildMindMap(
     opts.concurrency,
     async (text): Promise<MindMapNode | null> => {
       try {
-        const answer = await opts.model.complete([{ role: 'user', content: mindMapPrompt(text, opts.language) }], {
-          signal: opts.signal,
-          temperature: 0.3,
-        });
+        const answer = await opts.model.complete(
+          [{ role: 'user', content: mindMapPrompt(text, opts.language) }],
+          {
+            signal: opts.signal,
+            temperature: 0.3,
+          },
+        );
         addUsage(usage, answer.usage);
         const tree = parseMindMapOutline(answer.text);
         if (tree.id === 'root' && tree.children.length === 0) {

@@ -12,9 +12,29 @@
  * (the caller then keeps the stored graph, so the knowledge base keeps working).
  */
 import { detectCommunities, assignPageRank, type Community } from './communities.js';
-import { describeStats, extractGraph, extractionFailure, type ChunkInput, type ExtractionMethod, type ExtractionStats } from './extractor.js';
-import { buildDocumentSubgraph, createKbGraph, mergeSubgraph, removeDocuments, type GraphChange, type KbGraph } from './kb-graph.js';
-import { addUsage, emptyUsage, type GraphChatModel, type ProgressReporter, type TokenUsage } from './ports.js';
+import {
+  describeStats,
+  extractGraph,
+  extractionFailure,
+  type ChunkInput,
+  type ExtractionMethod,
+  type ExtractionStats,
+} from './extractor.js';
+import {
+  buildDocumentSubgraph,
+  createKbGraph,
+  mergeSubgraph,
+  removeDocuments,
+  type GraphChange,
+  type KbGraph,
+} from './kb-graph.js';
+import {
+  addUsage,
+  emptyUsage,
+  type GraphChatModel,
+  type ProgressReporter,
+  type TokenUsage,
+} from './ports.js';
 import { writeCommunityReports, type CommunityReport } from './reports.js';
 import { resolveEntities, type ResolveResult } from './resolution.js';
 import { summarizeLongDescriptions } from './summarize.js';
@@ -60,6 +80,7 @@ export interface GraphRagResult {
   resolution?: Omit<ResolveResult, 'usage'>;
   /** Nodes and edges added or changed by this run (to re-embed and re-index). */
   changed: GraphChange;
+  /** Nodes and edges of the input graph that are gone (their index records must be deleted). */
   removedNodes: string[];
   removedEdges: string[];
   usage: TokenUsage;
@@ -73,10 +94,18 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
   const nodesBefore = graph.nodes();
   const edgesBefore = graph.edges();
 
-  const dropped = removeDocuments(graph, [...(input.removedDocIds ?? []), ...input.documents.map((d) => d.id)]);
+  const dropped = removeDocuments(graph, [
+    ...(input.removedDocIds ?? []),
+    ...input.documents.map((d) => d.id),
+  ]);
 
-  const chunks: ChunkInput[] = input.documents.flatMap((d) => d.chunks.map((c) => ({ id: c.id, docId: d.id, text: c.text })));
-  progress(0.01, `Start to extract entities and relations from ${chunks.length} chunks of ${input.documents.length} documents (${config.method}, ${ports.concurrency} model calls at once).`);
+  const chunks: ChunkInput[] = input.documents.flatMap((d) =>
+    d.chunks.map((c) => ({ id: c.id, docId: d.id, text: c.text })),
+  );
+  progress(
+    0.01,
+    `Start to extract entities and relations from ${chunks.length} chunks of ${input.documents.length} documents (${config.method}, ${ports.concurrency} model calls at once).`,
+  );
   const reportEvery = Math.max(1, Math.ceil(chunks.length / 50));
   const extraction = await extractGraph(chunks, {
     model: ports.model,
@@ -88,7 +117,10 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
     signal: ports.signal,
     onChunkDone: (done, total, s) => {
       if (done % reportEvery === 0 || done === total) {
-        progress(0.05 + 0.65 * (done / total), `Extracted ${done}/${total} chunks: ${s.entities} entities, ${s.relations} relations.`);
+        progress(
+          0.05 + 0.65 * (done / total),
+          `Extracted ${done}/${total} chunks: ${s.entities} entities, ${s.relations} relations.`,
+        );
       }
     },
   });
@@ -112,21 +144,37 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
   }
   changed.nodes = [...new Set(changed.nodes)].filter((n) => graph.hasNode(n));
   changed.edges = [...new Set(changed.edges)].filter((e) => graph.hasEdge(e));
-  progress(0.72, `Merged ${subgraphs.size} document graphs: the graph has ${graph.order} entities and ${graph.size} relations${dangling ? ` (${dangling} relations to unextracted entities skipped)` : ''}.`);
+  progress(
+    0.72,
+    `Merged ${subgraphs.size} document graphs: the graph has ${graph.order} entities and ${graph.size} relations${dangling ? ` (${dangling} relations to unextracted entities skipped)` : ''}.`,
+  );
 
   const summaries = await summarizeLongDescriptions(
     graph,
-    { model: ports.model, concurrency: ports.concurrency, language: config.language, signal: ports.signal, thresholdTokens: ports.summaryThresholdTokens },
+    {
+      model: ports.model,
+      concurrency: ports.concurrency,
+      language: config.language,
+      signal: ports.signal,
+      thresholdTokens: ports.summaryThresholdTokens,
+    },
     changed,
   );
   addUsage(usage, summaries.usage);
   if (summaries.summarized || summaries.failed) {
-    progress(0.78, `Summarized ${summaries.summarized} long descriptions${summaries.failed ? ` (${summaries.failed} failed, kept as merged)` : ''}.`);
+    progress(
+      0.78,
+      `Summarized ${summaries.summarized} long descriptions${summaries.failed ? ` (${summaries.failed} failed, kept as merged)` : ''}.`,
+    );
   }
 
   let resolution: GraphRagResult['resolution'];
   if (config.resolution) {
-    const r = await resolveEntities(graph, { model: ports.model, concurrency: ports.concurrency, signal: ports.signal });
+    const r = await resolveEntities(graph, {
+      model: ports.model,
+      concurrency: ports.concurrency,
+      signal: ports.signal,
+    });
     addUsage(usage, r.usage);
     const { usage: _u, ...rest } = r;
     resolution = rest;
@@ -137,7 +185,10 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
       if (r.merges.some((m) => m.kept === s || m.kept === t)) changed.edges.push(e);
     });
     changed.edges = [...new Set(changed.edges)];
-    progress(0.84, `Entity resolution: ${r.candidates} candidate pairs, ${r.merges.reduce((s, m) => s + m.merged.length, 0)} entities merged${r.failedBatches ? `, ${r.failedBatches} batches unanswered` : ''}.`);
+    progress(
+      0.84,
+      `Entity resolution: ${r.candidates} candidate pairs, ${r.merges.reduce((s, m) => s + m.merged.length, 0)} entities merged${r.failedBatches ? `, ${r.failedBatches} batches unanswered` : ''}.`,
+    );
   }
 
   assignPageRank(graph);
@@ -157,7 +208,10 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
     });
     addUsage(usage, written.usage);
     reports = written.reports;
-    progress(0.97, `Wrote ${reports.length} community reports${written.failed ? ` (${written.failed} unreadable or failed)` : ''}.`);
+    progress(
+      0.97,
+      `Wrote ${reports.length} community reports${written.failed ? ` (${written.failed} unreadable or failed)` : ''}.`,
+    );
   }
 
   return {

@@ -91,7 +91,12 @@ export const LOOP_PROMPT =
   'It appears some entities or relationships may still have been missed. Answer YES if there are still entities or relationships to add, or NO if there are none. Answer with the single word YES or NO.';
 
 /** Merges the descriptions of one entity (or one relationship) into one. */
-export function summarizeDescriptionsPrompt(subject: string, descriptions: readonly string[], maxTokens: number, language?: string): string {
+export function summarizeDescriptionsPrompt(
+  subject: string,
+  descriptions: readonly string[],
+  maxTokens: number,
+  language?: string,
+): string {
   return `You are writing the description of one item of a knowledge graph.
 Given the item and a list of descriptions of it gathered from different texts, write a single comprehensive
 description that covers the information of all of them. Resolve contradictions into one coherent account.

@@ -43,7 +43,11 @@ describe('parseGraphRecords', () => {
     expect(r.entities.map((e) => e.name)).toEqual(['CHARLES BABBAGE', 'ANALYTICAL ENGINE']);
     expect(r.entities[0]).toMatchObject({ type: 'PERSON', description: 'Designed the engine.' });
     expect(r.relations).toHaveLength(1);
-    expect(r.relations[0]).toMatchObject({ source: 'CHARLES BABBAGE', target: 'ANALYTICAL ENGINE', strength: 9 });
+    expect(r.relations[0]).toMatchObject({
+      source: 'CHARLES BABBAGE',
+      target: 'ANALYTICAL ENGINE',
+      strength: 9,
+    });
     expect(r.malformed).toBe(0);
     expect(r.complete).toBe(true);
   });
@@ -84,7 +88,13 @@ describe('parseGraphRecords', () => {
     const r = parseGraphRecords(answer, { entityTypes: TYPES });
     expect(r.relations).toEqual([
       { source: 'A CORP', target: 'B CORP', description: 'A owns B', keywords: [], strength: 8 },
-      { source: 'A CORP', target: 'C CORP', description: 'A sues C', keywords: ['lawsuit', 'high'], strength: 1 },
+      {
+        source: 'A CORP',
+        target: 'C CORP',
+        description: 'A sues C',
+        keywords: ['lawsuit', 'high'],
+        strength: 1,
+      },
       { source: 'A CORP', target: 'D CORP', description: 'A and D merged', keywords: [], strength: 1 },
     ]);
   });
@@ -98,7 +108,9 @@ describe('parseGraphRecords', () => {
   });
 
   it('keeps a description that itself contains the delimiter', () => {
-    const r = parseGraphRecords('("entity"<|>X Co<|>organization<|>Uses <|> in names)', { entityTypes: TYPES });
+    const r = parseGraphRecords('("entity"<|>X Co<|>organization<|>Uses <|> in names)', {
+      entityTypes: TYPES,
+    });
     expect(r.entities[0].description).toBe('Uses in names');
   });
 });

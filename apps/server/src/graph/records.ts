@@ -49,16 +49,22 @@ const COMPLETE_RE = /<\|?\s*COMPLETE\s*\|?>/i;
 /** A record starts with an optional "(" and a quoted or bare record tag followed by the delimiter. */
 const RECORD_START = String.raw`\(?\s*["'“”]?\s*(?:entity|relationship|relation)\s*["'“”]?\s*<\|>`;
 const SPLIT_BEFORE_RECORD_RE = new RegExp(String.raw`\n(?=\s*${RECORD_START})`, 'i');
-const LOOKS_LIKE_RECORD_RE = new RegExp(String.raw`^\s*\(?\s*["'“”]?\s*(?:entity|relationship|relation)\b`, 'i');
+const LOOKS_LIKE_RECORD_RE = new RegExp(
+  String.raw`^\s*\(?\s*["'“”]?\s*(?:entity|relationship|relation)\b`,
+  'i',
+);
 
 /** Trims whitespace, quotes and stray brackets around a field; collapses inner whitespace. */
 export function cleanField(raw: string): string {
-  return raw
-    .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^["'“”‘’`]+|["'“”‘’`]+$/g, '')
-    .trim();
+  return (
+    raw
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^["'“”‘’`]+|["'“”‘’`]+$/g, '')
+      .trim()
+  );
 }
 
 /** The canonical form of an entity name: cleaned, upper-cased. */

@@ -101,7 +101,10 @@ export function parseCommunityReport(answer: string): ParsedReport | null {
 }
 
 /** The text stored on a `community_report` record (`content_with_weight` JSON and `docnm_kwd` title). */
-export function renderCommunityReport(r: CommunityReport): { title: string; content: { report: string; evidences: string } } {
+export function renderCommunityReport(r: CommunityReport): {
+  title: string;
+  content: { report: string; evidences: string };
+} {
   const report = [
     `# ${r.title}`,
     r.summary,
@@ -109,11 +112,24 @@ export function renderCommunityReport(r: CommunityReport): { title: string; cont
   ]
     .filter(Boolean)
     .join('\n\n');
-  return { title: r.title, content: { report, evidences: r.findings.map((f) => f.explanation).filter(Boolean).join('\n') } };
+  return {
+    title: r.title,
+    content: {
+      report,
+      evidences: r.findings
+        .map((f) => f.explanation)
+        .filter(Boolean)
+        .join('\n'),
+    },
+  };
 }
 
 /** Entity and relation tables of a community, most central first, within `maxTokens`. */
-export function communityTables(graph: KbGraph, community: Community, maxTokens: number): { entities: string; relations: string } {
+export function communityTables(
+  graph: KbGraph,
+  community: Community,
+  maxTokens: number,
+): { entities: string; relations: string } {
   const members = new Set(community.entities);
   const entityRows: string[][] = [];
   let used = 0;
@@ -168,7 +184,12 @@ export async function writeCommunityReports(
       const tables = communityTables(graph, community, opts.maxInputTokens ?? 6000);
       try {
         const answer = await opts.model.complete(
-          [{ role: 'user', content: communityReportPrompt(tables.entities, tables.relations, opts.language) }],
+          [
+            {
+              role: 'user',
+              content: communityReportPrompt(tables.entities, tables.relations, opts.language),
+            },
+          ],
           { signal: opts.signal, temperature: 0.3 },
         );
         addUsage(usage, answer.usage);

@@ -97,7 +97,10 @@ export function resolutionCandidates(graph: KbGraph, maxPairs = 20_000): Array<[
   return pairs;
 }
 
-export function resolutionPrompt(pairs: ReadonlyArray<[string, string]>, entityType: (name: string) => string): string {
+export function resolutionPrompt(
+  pairs: ReadonlyArray<[string, string]>,
+  entityType: (name: string) => string,
+): string {
   const questions = pairs
     .map(([a, b], i) => `Question ${i + 1}: Are "${a}" and "${b}" the same ${entityType(a).toLowerCase()}?`)
     .join('\n');
@@ -114,7 +117,7 @@ Answer every question on its own line, exactly as "Question <number>: yes" or "Q
 export function parseResolutionAnswer(text: string, count: number): { yes: number[]; answered: number } {
   const yes = new Set<number>();
   const answered = new Set<number>();
-  const re = /question\s*#?\s*(\d+)\s*[:：.)\-]*\s*\**\s*(yes|no|是|否)\b/giu;
+  const re = /question\s*#?\s*(\d+)\s*\**\s*[:：.)-]*\s*\**\s*(yes|no|是|否)(?![\p{L}\p{N}])/giu;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const i = Number(m[1]) - 1;
     if (i < 0 || i >= count) continue;
@@ -148,7 +151,13 @@ export function mergeEntities(graph: KbGraph, keep: string, others: readonly str
       const key = relationKey(keep, neighbour);
       if (!graph.hasEdge(key)) {
         const [src, tgt] = keep < neighbour ? [keep, neighbour] : [neighbour, keep];
-        graph.addEdgeWithKey(key, src, tgt, { ...attrs, src_id: src, tgt_id: tgt, contributions: {}, summary_of: '' });
+        graph.addEdgeWithKey(key, src, tgt, {
+          ...attrs,
+          src_id: src,
+          tgt_id: tgt,
+          contributions: {},
+          summary_of: '',
+        });
       }
       const target = graph.getEdgeAttribute(key, 'contributions');
       for (const [doc, c] of Object.entries(attrs.contributions)) {
@@ -199,10 +208,13 @@ export async function resolveEntities(graph: KbGraph, opts: ResolveOptions): Pro
     opts.concurrency,
     async (batch) => {
       try {
-        const answer = await opts.model.complete([{ role: 'user', content: resolutionPrompt(batch, typeOf) }], {
-          signal: opts.signal,
-          temperature: 0,
-        });
+        const answer = await opts.model.complete(
+          [{ role: 'user', content: resolutionPrompt(batch, typeOf) }],
+          {
+            signal: opts.signal,
+            temperature: 0,
+          },
+        );
         addUsage(usage, answer.usage);
         const { yes, answered } = parseResolutionAnswer(answer.text, batch.length);
         if (answered === 0) failedBatches++;

@@ -35,7 +35,10 @@ export class ScriptedModel implements GraphChatModel {
       options?.signal?.throwIfAborted();
       const text = await this.script(messages, options);
       const prompt = messages.reduce((n, m) => n + m.content.length, 0);
-      return { text, usage: { promptTokens: prompt, completionTokens: text.length, totalTokens: prompt + text.length } };
+      return {
+        text,
+        usage: { promptTokens: prompt, completionTokens: text.length, totalTokens: prompt + text.length },
+      };
     } finally {
       this.inFlight--;
       this.spans.push({ start, end: performance.now() });
@@ -65,7 +68,8 @@ export function chunkTextOf(messages: ChatTurn[]): string {
   return m ? m[1] : user;
 }
 
-export const entity = (name: string, type: string, desc: string) => `("entity"${D}${name}${D}${type}${D}${desc})`;
+export const entity = (name: string, type: string, desc: string) =>
+  `("entity"${D}${name}${D}${type}${D}${desc})`;
 export const relation = (a: string, b: string, desc: string, kw: string, strength: number) =>
   `("relationship"${D}${a}${D}${b}${D}${desc}${D}${kw}${D}${strength})`;
 export const records = (...recs: string[]) => `${recs.join(`${SEP}\n`)}\n${DONE}`;

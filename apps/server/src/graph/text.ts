@@ -45,6 +45,7 @@ export function parseLooseJson(json: string): unknown {
     const repaired = json
       .replace(/,\s*([}\]])/g, '$1')
       .replace(/([{,]\s*)([A-Za-z_][\w]*)\s*:/g, '$1"$2":')
+      // eslint-disable-next-line no-control-regex -- raw control characters inside strings break JSON.parse
       .replace(/[\u0000-\u001f]+/g, ' ');
     try {
       return JSON.parse(repaired);
@@ -53,4 +54,3 @@ export function parseLooseJson(json: string): unknown {
     }
   }
 }
-

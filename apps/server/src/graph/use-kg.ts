@@ -92,10 +92,16 @@ Question: ${question}`;
 }
 
 function stringList(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && !!x.trim()).map((x) => x.trim()) : [];
+  return Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === 'string' && !!x.trim()).map((x) => x.trim())
+    : [];
 }
 
-async function rewriteQuery(question: string, opts: UseKgOptions, usage: TokenUsage): Promise<{ types: string[]; keywords: string[] }> {
+async function rewriteQuery(
+  question: string,
+  opts: UseKgOptions,
+  usage: TokenUsage,
+): Promise<{ types: string[]; keywords: string[] }> {
   const fallback = { types: [], keywords: [question] };
   if (!opts.model) return fallback;
   try {
@@ -148,7 +154,10 @@ export async function useKgRetrieval(question: string, opts: UseKgOptions): Prom
   for (const [name, e] of ents) if (typedNames.has(name)) e.sim *= 2;
 
   const typeBoost = (f: string, t: string) => 1 + (typedNames.has(f) ? 1 : 0) + (typedNames.has(t) ? 1 : 0);
-  const rels = new Map<string, { from: string; to: string; sim: number; weight: number; description?: string }>();
+  const rels = new Map<
+    string,
+    { from: string; to: string; sim: number; weight: number; description?: string }
+  >();
   for (const r of relationHits) {
     if (r.similarity < relSim) continue;
     const key = pairKey(r.from, r.to);
@@ -169,7 +178,10 @@ export async function useKgRetrieval(question: string, opts: UseKgOptions): Prom
     .sort((a, b) => b[1].sim * b[1].pagerank - a[1].sim * a[1].pagerank || (a[0] < b[0] ? -1 : 1))
     .slice(0, opts.entityTopN ?? 6);
   const topRels = [...rels.values()]
-    .sort((a, b) => b.sim * b.weight - a.sim * a.weight || (pairKey(a.from, a.to) < pairKey(b.from, b.to) ? -1 : 1))
+    .sort(
+      (a, b) =>
+        b.sim * b.weight - a.sim * a.weight || (pairKey(a.from, a.to) < pairKey(b.from, b.to) ? -1 : 1),
+    )
     .slice(0, opts.relationTopN ?? 6);
 
   let budget = opts.maxTokens ?? 8196;
@@ -197,11 +209,17 @@ export async function useKgRetrieval(question: string, opts: UseKgOptions): Prom
   }
 
   const parts: string[] = [];
-  if (entityRows.length) parts.push(`\n---- Entities ----\n${toCsv(['Entity', 'Score', 'Description'], entityRows, true)}`);
+  if (entityRows.length)
+    parts.push(`\n---- Entities ----\n${toCsv(['Entity', 'Score', 'Description'], entityRows, true)}`);
   if (relationRows.length)
-    parts.push(`\n---- Relations ----\n${toCsv(['From Entity', 'To Entity', 'Score', 'Description'], relationRows, true)}`);
+    parts.push(
+      `\n---- Relations ----\n${toCsv(['From Entity', 'To Entity', 'Score', 'Description'], relationRows, true)}`,
+    );
   if (budget > 0 && topEnts.length) {
-    const reports = await opts.lookups.communityReports(topEnts.map(([n]) => n), opts.communityTopN ?? 1);
+    const reports = await opts.lookups.communityReports(
+      topEnts.map(([n]) => n),
+      opts.communityTopN ?? 1,
+    );
     const texts: string[] = [];
     for (const [i, r] of reports.entries()) {
       const text = `# ${i + 1}. ${r.title}\n## Content\n${r.report}\n## Evidences\n${r.evidences}\n`;

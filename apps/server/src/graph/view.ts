@@ -71,12 +71,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Reads node-link JSON or graphology's export format into node-link items (tolerant of either). */
-function nodeLinkOf(stored: unknown): { nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> } | null {
+function nodeLinkOf(
+  stored: unknown,
+): { nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> } | null {
   const data = typeof stored === 'string' ? safeParse(stored) : stored;
   if (!isRecord(data) || !Array.isArray(data.nodes)) return null;
   const nodes = data.nodes.filter(isRecord).map((n) =>
     // graphology export: {key, attributes}
-    'key' in n && isRecord(n.attributes) && !('id' in n) ? { id: n.key, ...omitBookkeeping(n.attributes) } : n,
+    'key' in n && isRecord(n.attributes) && !('id' in n)
+      ? { id: n.key, ...omitBookkeeping(n.attributes) }
+      : n,
   );
   const rawEdges = Array.isArray(data.edges) ? data.edges.filter(isRecord) : [];
   const edges = rawEdges.map((e) =>
@@ -104,7 +108,9 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0
  * The `graph` member of the knowledge_graph routes from a stored graph (node-link JSON, graphology export,
  * or its string): `{}` when there is none, else at most 256 nodes by PageRank and 128 edges by weight.
  */
-export function graphView(stored: unknown): { nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> } | Record<string, never> {
+export function graphView(
+  stored: unknown,
+): { nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> } | Record<string, never> {
   const data = nodeLinkOf(stored);
   if (!data) return {};
   const nodes = [...data.nodes].sort((a, b) => num(b.pagerank) - num(a.pagerank)).slice(0, VIEW_MAX_NODES);
