@@ -56,30 +56,3 @@ export async function mapConcurrent<T, R>(
   if (failure) throw (failure as { error: unknown }).error;
   return results;
 }
-
-/** A counting semaphore, for call sites that are not a simple list (shared across phases of one job). */
-export class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(readonly limit: number) {
-    if (!(limit >= 1)) throw new Error('Semaphore limit must be at least 1');
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.active++;
-    try {
-      return await fn();
-    } finally {
-      const wake = this.waiting.shift();
-      // Hand the slot straight to the next waiter so `active` never dips between two calls.
-      if (wake) wake();
-      else this.active--;
-    }
-  }
-
-  get inFlight(): number {
-    return this.active;
-  }
-}
