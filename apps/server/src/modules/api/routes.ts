@@ -6,6 +6,7 @@ import type { ChatMessage } from '../../chat/types.js';
 import { authOf } from '../../http/auth.js';
 import { errors, ok } from '../../http/envelope.js';
 import { asObject, validate } from '../../http/validate.js';
+import { accessScopeOf, authorize, resource } from '../../policy/index.js';
 import { newId } from '../../util/ids.js';
 import { presentApiToken } from '../system/presenter.js';
 import { createApiToken, deleteApiToken, listApiTokens } from '../system/service.js';
@@ -63,8 +64,9 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
 
   app.post('/v1/api/rm', async (req) => {
     const body = validate(rmBody, req.body);
-    const tenant = await ownedTenant(ctx, authOf(req).user.id);
-    if (body.tenant_id !== tenant.id) throw errors.noAuthorization();
+    const userId = authOf(req).user.id;
+    const tenant = await ownedTenant(ctx, userId);
+    authorize(await accessScopeOf(ctx.db.kysely, userId), 'manage', resource.tenant(body.tenant_id));
     for (const token of body.tokens) await deleteApiToken(ctx, tenant.id, token);
     return ok(true);
   });

@@ -12,6 +12,7 @@ import { parseJson, toJson } from '../../db/json.js';
 import type { ApiTokenTable } from '../../db/types.js';
 import { credentialOf } from '../../http/auth.js';
 import { errors } from '../../http/envelope.js';
+import { accessScopeOf, loadDialog, mayUseSessionDialog, refusals } from '../../policy/index.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { dialogConfigOf, type DialogRow } from '../dialog/service.js';
@@ -37,23 +38,9 @@ export async function apiKeyOf(ctx: AppContext, req: FastifyRequest): Promise<Ap
   return row;
 }
 
-/** A live dialog of the key's tenant. */
-async function keyDialog(
-  ctx: AppContext,
-  key: ApiTokenTable,
-  dialogId: string | null,
-  message: string,
-): Promise<DialogRow> {
-  const dialog = dialogId
-    ? await ctx.db.kysely
-        .selectFrom('dialog')
-        .selectAll()
-        .where('id', '=', dialogId)
-        .where('status', '=', '1')
-        .executeTakeFirst()
-    : undefined;
-  if (!dialog || dialog.tenant_id !== key.tenant_id) throw errors.data(message);
-  return dialog;
+/** The key acts as the owner of its tenant (API.md §1.4). */
+async function keyScope(ctx: AppContext, key: ApiTokenTable) {
+  return accessScopeOf(ctx.db.kysely, key.tenant_id);
 }
 
 /** GET /v1/api/new_conversation: a session on the key's assistant for end user `userId`. */
@@ -62,7 +49,14 @@ export async function newSession(ctx: AppContext, key: ApiTokenTable, userId: st
     // Agent keys open sessions on a canvas; canvases (user_canvas) arrive with the agent issue.
     throw errors.data('canvas not found.');
   }
-  const dialog = await keyDialog(ctx, key, key.dialog_id, 'Dialog not found');
+  // A live assistant of the key's tenant, else 102 "Dialog not found".
+  const dialog = await loadDialog(
+    ctx.db.kysely,
+    await keyScope(ctx, key),
+    key.dialog_id || null,
+    'read',
+    refusals.dialogNotFoundBare,
+  );
   const session = {
     id: newId(),
     dialog_id: dialog.id,
@@ -111,9 +105,9 @@ export async function keySession(
     .selectAll()
     .where('id', '=', session.dialog_id)
     .executeTakeFirst();
+  // The key's tenant owns the session's assistant, and an assistant key covers only its assistant.
   const mine =
-    dialog &&
-    dialog.tenant_id === key.tenant_id &&
+    mayUseSessionDialog(await keyScope(ctx, key), dialog) &&
     (key.dialog_id === null || key.dialog_id === session.dialog_id);
   if (!mine) {
     if (foreign === 'invalid-key')

@@ -14,7 +14,7 @@ import { parseJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { defaultModelId, modelFor } from '../../models/registry.js';
-import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import { accessScopeOf, loadRetrievalKbs } from '../../policy/index.js';
 import { extractKeywords, translateQuestion } from '../../chat/llm-tasks.js';
 import { retrieve } from '../../search/retrieval.js';
 import { checkParams, RetrievalParamError } from '../../search/retrieval-params.js';
@@ -49,16 +49,8 @@ function checked<T>(fn: () => T): T {
 
 /** Every KB must be one the caller may use (103 otherwise), live (102), and share one embedding model. */
 async function usableKbs(ctx: AppContext, user: UserTable, ids: string[]): Promise<KnowledgebaseTable[]> {
-  const rows = await ctx.db.kysely.selectFrom('knowledgebase').selectAll().where('id', 'in', ids).execute();
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const scope = await accessScopeOf(ctx.db, user.id);
-  const kbs = ids.map((id) => byId.get(id));
-  for (const kb of kbs) {
-    if (!kb || !mayAccess(scope, kb))
-      throw errors.operating('Only owner of dataset authorized for this operation.');
-  }
-  const live = kbs as KnowledgebaseTable[];
-  if (live.some((kb) => kb.status !== '1')) throw errors.data('Knowledgebase not found!');
+  const db = ctx.db.kysely;
+  const live = await loadRetrievalKbs(db, await accessScopeOf(db, user.id), ids);
   const models = [...new Set(live.map((kb) => kb.embd_id ?? ''))];
   if (models.length > 1) {
     throw errors.data(

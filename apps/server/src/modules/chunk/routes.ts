@@ -4,7 +4,6 @@ import { authOf } from '../../http/auth.js';
 import { errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { presentDocument } from '../document/presenter.js';
-import { chunkDoc } from './access.js';
 import { presentStoredChunk } from './presenter.js';
 import { retrievalTest } from './retrieval-test.js';
 import {
@@ -22,6 +21,7 @@ import {
   tagFeatures,
 } from './schema.js';
 import * as chunks from './service.js';
+import { chunkDoc } from './service.js';
 
 /** Decodes `image_base64` (a bare base64 string or a data URL). */
 function imageBytes(value: string | null | undefined): Buffer | undefined {

@@ -11,13 +11,18 @@ import type { Database, UserTable } from '../../db/types.js';
 import { errors } from '../../http/envelope.js';
 import { chunkId } from '../../ingest/pipeline.js';
 import { countTokens } from '../../ingest/tokens.js';
-import { accessScopeOf, assertAccess } from '../../policy/tenancy.js';
+import {
+  accessScopeOf,
+  loadChunkDocument,
+  loadChunkKb,
+  type Action,
+  type DocWithKb,
+} from '../../policy/index.js';
 import type { ChunkFilter, ChunkPatch, ChunkRecord } from '../../chunk-index/chunk-index.js';
 import { highlight } from '../../search/highlight.js';
 import { planQuery } from '../../chunk-index/query.js';
 import { hasHan } from '../../chunk-index/tokenizer.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
-import { chunkDoc } from './access.js';
 import { embedChunk } from './embed.js';
 import { presentListedChunk } from './presenter.js';
 
@@ -42,6 +47,21 @@ async function bumpCounters(
     .set((eb) => ({ chunk_num: eb('chunk_num', '+', chunks), token_num: eb('token_num', '+', tokens) }))
     .where('id', '=', kbId)
     .execute();
+}
+
+/**
+ * The document a chunk route names, under the access policy (API.md §1.6, §7): an unknown document
+ * is 102 "Document not found!", one the caller may not use is 109 "No authorization.", a document
+ * whose KB or tenant is gone is 102 "Knowledgebase not found!" / "Tenant not found!".
+ */
+export async function chunkDoc(
+  ctx: AppContext,
+  user: UserTable,
+  docId: string,
+  action: Action = 'read',
+): Promise<DocWithKb> {
+  const db = ctx.db.kysely;
+  return loadChunkDocument(db, await accessScopeOf(db, user.id), docId, action);
 }
 
 export interface ListInput {
@@ -87,13 +107,8 @@ export async function getChunk(ctx: AppContext, user: UserTable, id: string): Pr
   const index = ctx.chunkIndex;
   const chunk = await index.get(id);
   if (!chunk) throw errors.data('Chunk not found!');
-  const kb = await ctx.db.kysely
-    .selectFrom('knowledgebase')
-    .selectAll()
-    .where('id', '=', chunk.kb_id)
-    .executeTakeFirst();
-  if (!kb) throw errors.data('Tenant not found!');
-  assertAccess(await accessScopeOf(ctx.db, user.id), kb);
+  const db = ctx.db.kysely;
+  await loadChunkKb(db, await accessScopeOf(db, user.id), chunk, 'read');
   return chunk;
 }
 
@@ -116,7 +131,7 @@ export async function createChunk(
   docId: string,
   f: ChunkFields,
 ): Promise<string> {
-  const { doc, kb } = await chunkDoc(ctx, user, docId);
+  const { doc, kb } = await chunkDoc(ctx, user, docId, 'manage');
   const index = ctx.chunkIndex;
   const id = chunkId(f.content, doc.id);
   const draft = { content_with_weight: f.content, question_kwd: f.question_kwd ?? [] };
@@ -184,7 +199,7 @@ function imageKey(imgId: string): string | null {
 }
 
 export async function setChunk(ctx: AppContext, user: UserTable, input: SetInput): Promise<void> {
-  const { doc, kb } = await chunkDoc(ctx, user, input.docId);
+  const { doc, kb } = await chunkDoc(ctx, user, input.docId, 'manage');
   const index = ctx.chunkIndex;
   const current = await index.get(input.chunkId);
   if (!current || current.doc_id !== doc.id) throw errors.data('Chunk not found!');
@@ -235,7 +250,7 @@ export async function switchChunks(
   ids: string[],
   available: 0 | 1,
 ) {
-  const { doc } = await chunkDoc(ctx, user, docId);
+  const { doc } = await chunkDoc(ctx, user, docId, 'manage');
   if (ids.length === 0) return;
   const index = ctx.chunkIndex;
   let matched = 0;
@@ -253,7 +268,7 @@ export async function removeChunks(
   docId: string,
   ids: string[],
 ): Promise<void> {
-  const { doc, kb } = await chunkDoc(ctx, user, docId);
+  const { doc, kb } = await chunkDoc(ctx, user, docId, 'manage');
   if (ids.length === 0) return;
   const index = ctx.chunkIndex;
   const mine = (await index.getMany([...new Set(ids)])).filter((c) => c.doc_id === doc.id);

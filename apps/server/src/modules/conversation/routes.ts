@@ -5,6 +5,7 @@ import type { ChatMessage } from '../../chat/types.js';
 import { authOf, credentialOf } from '../../http/auth.js';
 import { errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
+import { accessScopeOf, loadDialog } from '../../policy/index.js';
 import { newId } from '../../util/ids.js';
 import { presentSharedDialog } from '../dialog/presenter.js';
 import { dialogConfigOf } from '../dialog/service.js';
@@ -55,13 +56,14 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
         .where('beta_hash', '=', ctx.secrets.mac(beta))
         .executeTakeFirst();
       if (!token) throw errors.data('Authentication error: API key is invalid!');
-      const dialog = await ctx.db.kysely
-        .selectFrom('dialog')
-        .selectAll()
-        .where('id', '=', req.params.dialog_id)
-        .where('status', '=', '1')
-        .executeTakeFirst();
-      if (!dialog || dialog.tenant_id !== token.tenant_id) throw errors.data('Dialog not found!');
+      // The beta token acts as the owner of its tenant (API.md §1.4).
+      const db = ctx.db.kysely;
+      const dialog = await loadDialog(
+        db,
+        await accessScopeOf(db, token.tenant_id),
+        req.params.dialog_id,
+        'read',
+      );
       return ok(presentSharedDialog(dialog));
     },
   );

@@ -15,19 +15,16 @@ import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { modelFor } from '../../models/registry.js';
-import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import { accessScopeOf, loadKbs } from '../../policy/index.js';
 import { ownedTenant } from '../user/service.js';
-import { liveKbs } from '../dialog/service.js';
 import { askBody, relatedQuestionsBody, ttsBody } from './schema.js';
 import { errorMessage } from './completion.js';
 
-/** The KBs must all be live and visible to the caller (own, or team-shared). */
+/** The KBs must all be live and usable by the caller (own, or team-shared); else 109. */
 async function assertKbs(ctx: AppContext, userId: string, kbIds: string[]): Promise<void> {
-  const scope = await accessScopeOf(ctx.db, userId);
-  const kbs = await liveKbs(ctx, [...new Set(kbIds)]);
-  if (kbs.length !== new Set(kbIds).size || kbs.some((kb) => !mayAccess(scope, kb))) {
-    throw errors.noAuthorization();
-  }
+  if (kbIds.length === 0) return;
+  const db = ctx.db.kysely;
+  await loadKbs(db, await accessScopeOf(db, userId), [...new Set(kbIds)], 'read');
 }
 
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: ChatServices): Promise<void> {

@@ -5,6 +5,13 @@ import type { ChatMessage, StoredReference } from '../../chat/types.js';
 import { deleteMessage, thumbMessage, withAnswer } from '../../chat/history.js';
 import { parseJson, toJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
+import {
+  accessScopeOf,
+  assertDialogConversations,
+  loadConversationRows,
+  loadDialog,
+  refusals,
+} from '../../policy/index.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { dialogConfigOf, type DialogRow } from '../dialog/service.js';
@@ -20,9 +27,9 @@ export interface LoadedConversation {
 }
 
 /**
- * A conversation the caller may use: it exists and its assistant is live and belongs to the
- * caller's tenant. Unknown → 102 "Conversation not found!"; someone else's → `foreign` (routes differ:
- * get/rm answer 103, the others the same 102 as unknown).
+ * A conversation the caller may use (policy: its assistant, whatever the assistant's status, belongs
+ * to the caller's tenant). Unknown → 102 "Conversation not found!"; someone else's → `foreign`
+ * (routes differ: get/rm answer 103, the others the same 102 as unknown).
  */
 export async function loadConversation(
   ctx: AppContext,
@@ -30,23 +37,14 @@ export async function loadConversation(
   conversationId: string,
   foreign: 'not-found' | 'owner' = 'not-found',
 ): Promise<LoadedConversation> {
-  const conv = await ctx.db.kysely
-    .selectFrom('conversation')
-    .selectAll()
-    .where('id', '=', conversationId)
-    .executeTakeFirst();
-  if (!conv) throw errors.data('Conversation not found!');
-  const dialog = await ctx.db.kysely
-    .selectFrom('dialog')
-    .selectAll()
-    .where('id', '=', conv.dialog_id)
-    .executeTakeFirst();
-  if (!dialog || dialog.tenant_id !== userId) {
-    if (foreign === 'owner') {
-      throw errors.operating('Only owner of conversation authorized for this operation.', false);
-    }
-    throw errors.data('Conversation not found!');
-  }
+  const db = ctx.db.kysely;
+  const { conv, dialog } = await loadConversationRows(
+    db,
+    await accessScopeOf(db, userId),
+    conversationId,
+    'read',
+    foreign === 'owner' ? refusals.conversationOwner : undefined,
+  );
   return {
     conv,
     dialog,
@@ -57,17 +55,8 @@ export async function loadConversation(
 
 /** A live dialog of the caller's tenant for a new conversation, or 102 "Dialog not found". */
 async function dialogForNew(ctx: AppContext, userId: string, dialogId: unknown): Promise<DialogRow> {
-  const dialog =
-    typeof dialogId === 'string'
-      ? await ctx.db.kysely
-          .selectFrom('dialog')
-          .selectAll()
-          .where('id', '=', dialogId)
-          .where('status', '=', '1')
-          .executeTakeFirst()
-      : undefined;
-  if (!dialog || dialog.tenant_id !== userId) throw errors.data('Dialog not found');
-  return dialog;
+  const db = ctx.db.kysely;
+  return loadDialog(db, await accessScopeOf(db, userId), dialogId, 'read', refusals.dialogNotFoundBare);
 }
 
 function cutName(name: string | null | undefined): string {
@@ -120,14 +109,8 @@ export async function renameConversation(
 }
 
 export async function listConversations(ctx: AppContext, userId: string, dialogId: string) {
-  const dialog = await ctx.db.kysely
-    .selectFrom('dialog')
-    .select(['tenant_id'])
-    .where('id', '=', dialogId)
-    .executeTakeFirst();
-  if (!dialog || dialog.tenant_id !== userId) {
-    throw errors.operating('Only owner of dialog authorized for this operation.', false);
-  }
+  const db = ctx.db.kysely;
+  await assertDialogConversations(db, await accessScopeOf(db, userId), dialogId);
   return ctx.db.kysely
     .selectFrom('conversation')
     .selectAll()
@@ -138,7 +121,9 @@ export async function listConversations(ctx: AppContext, userId: string, dialogI
 
 /** Hard delete, all or nothing. */
 export async function removeConversations(ctx: AppContext, userId: string, ids: string[]): Promise<void> {
-  for (const id of ids) await loadConversation(ctx, userId, id, 'owner');
+  const db = ctx.db.kysely;
+  const scope = await accessScopeOf(db, userId);
+  for (const id of ids) await loadConversationRows(db, scope, id, 'manage');
   if (ids.length === 0) return;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('conversation').where('id', 'in', ids).execute();

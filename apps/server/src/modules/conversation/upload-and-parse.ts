@@ -12,6 +12,7 @@ import type { UserTable } from '../../db/types.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { asObject } from '../../http/validate.js';
+import { accessScopeOf, ownKbs } from '../../policy/index.js';
 import { readTmp, readUploadForm } from '../document/intake.js';
 import { removeDocuments } from '../document/remove.js';
 import { runDocs } from '../document/service.js';
@@ -140,12 +141,13 @@ export async function uploadAndParseRoutes(app: FastifyInstance, ctx: AppContext
       ? body.doc_ids.filter((n): n is string => typeof n === 'string')
       : [];
     if (names.length === 0 && ids.length === 0) throw errors.data("Can't find doc_names or doc_ids");
-    // Only documents in the key's tenant's knowledge bases.
+    // Only documents in the key's tenant's own knowledge bases (the key acts as the tenant's owner).
+    const scope = await accessScopeOf(ctx.db.kysely, key.tenant_id);
     const tenantDocs = ctx.db.kysely
       .selectFrom('document')
       .innerJoin('knowledgebase', 'knowledgebase.id', 'document.kb_id')
       .selectAll('document')
-      .where('knowledgebase.tenant_id', '=', key.tenant_id);
+      .where(ownKbs(scope, { alias: 'knowledgebase' }));
     const byName = names.length > 0 ? await tenantDocs.where('document.name', 'in', names).execute() : [];
     const byId = ids.length > 0 ? await tenantDocs.where('document.id', 'in', ids).execute() : [];
     if (byName.length < new Set(names).size || byId.length < new Set(ids).size)

@@ -4,7 +4,15 @@ import type { DialogTable } from '../../db/tables/chat.js';
 import type { DialogConfig, PromptConfig } from '../../chat/types.js';
 import { parseJson, toJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
-import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import {
+  accessScopeOf,
+  assertDialogsRemovable,
+  loadDialog,
+  loadKbs,
+  readableDialogs,
+  refusals,
+  type Action,
+} from '../../policy/index.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { ownedTenant } from '../user/service.js';
@@ -31,18 +39,14 @@ export function dialogConfigOf(row: DialogRow): DialogConfig {
 }
 
 /** A live (status "1") dialog of the caller's own tenant, or 102 "Dialog not found!". */
-export async function ownedDialog(ctx: AppContext, userId: string, dialogId: unknown): Promise<DialogRow> {
-  const row =
-    typeof dialogId === 'string'
-      ? await ctx.db.kysely
-          .selectFrom('dialog')
-          .selectAll()
-          .where('id', '=', dialogId)
-          .where('status', '=', '1')
-          .executeTakeFirst()
-      : undefined;
-  if (!row || row.tenant_id !== userId) throw errors.data('Dialog not found!');
-  return row;
+export async function ownedDialog(
+  ctx: AppContext,
+  userId: string,
+  dialogId: unknown,
+  action: Action = 'read',
+): Promise<DialogRow> {
+  const db = ctx.db.kysely;
+  return loadDialog(db, await accessScopeOf(db, userId), dialogId, action, refusals.dialogNotFound);
 }
 
 /** The live KBs among `kbIds`, in the given order (a KB deleted under an assistant disappears). */
@@ -128,11 +132,8 @@ export function applyPromptRules(config: PromptConfig, kbIds: string[], isUpdate
 /** The KBs an assistant may use: existing, visible to the caller, sharing one embedding model. */
 async function checkKbs(ctx: AppContext, userId: string, kbIds: string[]): Promise<void> {
   if (kbIds.length === 0) return;
-  const scope = await accessScopeOf(ctx.db, userId);
-  const kbs = await liveKbs(ctx, [...new Set(kbIds)]);
-  if (kbs.length !== new Set(kbIds).size || kbs.some((kb) => !mayAccess(scope, kb))) {
-    throw errors.noAuthorization();
-  }
+  const db = ctx.db.kysely;
+  const kbs = await loadKbs(db, await accessScopeOf(db, userId), [...new Set(kbIds)], 'read');
   // "bge-m3@Ollama" and "bge-m3@Builtin" are the same model: compare names without the factory.
   const models = new Set(kbs.map((kb) => kb.embd_id.split('@')[0]));
   if (models.size > 1) {
@@ -146,7 +147,7 @@ export async function setDialog(ctx: AppContext, userId: string, body: DialogSet
   const name =
     'name' in body || !isUpdate ? checkDialogName('name' in body ? body.name : 'New Dialog') : undefined;
   const tenant = await ownedTenant(ctx, userId);
-  const existing = isUpdate ? await ownedDialog(ctx, userId, body.dialog_id) : undefined;
+  const existing = isUpdate ? await ownedDialog(ctx, userId, body.dialog_id, 'manage') : undefined;
   const stored = existing ? dialogConfigOf(existing) : undefined;
 
   const kbIds = body.kb_ids ?? stored?.kb_ids ?? [];
@@ -234,11 +235,11 @@ function jsonParsed(existing: DialogRow, changes: Partial<DialogRow>) {
 }
 
 export async function listDialogs(ctx: AppContext, userId: string): Promise<DialogRow[]> {
+  const scope = await accessScopeOf(ctx.db.kysely, userId);
   return ctx.db.kysely
     .selectFrom('dialog')
     .selectAll()
-    .where('tenant_id', '=', userId)
-    .where('status', '=', '1')
+    .where(readableDialogs(scope))
     .orderBy('create_time', 'desc')
     .execute();
 }
@@ -257,14 +258,13 @@ export interface NextInput {
 /** POST /v1/dialog/next: the caller's dialogs with owner nickname/avatar, filtered and paged. */
 export async function nextDialogs(ctx: AppContext, userId: string, q: NextInput) {
   // Dialogs are private to their tenant: owner_ids can only narrow to the caller's own.
-  if (q.owner_ids && q.owner_ids.length > 0 && !q.owner_ids.includes(userId)) return { rows: [], total: 0 };
+  const scope = await accessScopeOf(ctx.db.kysely, userId);
   const orderby = q.orderby && ORDERABLE.has(q.orderby) ? q.orderby : 'create_time';
   const desc = (q.desc ?? 'true').toLowerCase() !== 'false';
   let query = ctx.db.kysely
     .selectFrom('dialog')
     .innerJoin('user', 'user.id', 'dialog.tenant_id')
-    .where('dialog.tenant_id', '=', userId)
-    .where('dialog.status', '=', '1');
+    .where(readableDialogs(scope, { alias: 'dialog', ownerIds: q.owner_ids }));
   if (q.keywords) {
     query = query.where(sql<boolean>`lower(dialog.name) like ${`%${q.keywords.toLowerCase()}%`}`);
   }
@@ -279,20 +279,10 @@ export async function nextDialogs(ctx: AppContext, userId: string, q: NextInput)
 
 /** POST /v1/dialog/rm: soft delete, all or nothing; any id not owned → 103. */
 export async function removeDialogs(ctx: AppContext, userId: string, ids: string[]): Promise<void> {
+  const scope = await accessScopeOf(ctx.db.kysely, userId);
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const unique = [...new Set(ids)];
-    const owned =
-      unique.length === 0
-        ? []
-        : await trx
-            .selectFrom('dialog')
-            .select('id')
-            .where('id', 'in', unique)
-            .where('tenant_id', '=', userId)
-            .execute();
-    if (owned.length !== unique.length) {
-      throw errors.operating('Only owner of dialog authorized for this operation.', false);
-    }
+    await assertDialogsRemovable(trx, scope, unique);
     if (unique.length === 0) return;
     await trx
       .updateTable('dialog')

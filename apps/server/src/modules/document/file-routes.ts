@@ -8,11 +8,10 @@ import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { asObject } from '../../http/validate.js';
-import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
 import { isParseError } from '../../ingest/errors.js';
 import { WorkerJobError } from '../../util/worker-pool.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
-import { findKb } from '../kb/service.js';
 import { docTypeOf } from './file-kind.js';
 import { readTmp, readUploadForm, type UploadForm } from './intake.js';
 import { presentDocument } from './presenter.js';
@@ -34,11 +33,10 @@ async function formOf(req: FastifyRequest, ctx: AppContext): Promise<UploadForm>
 
 /** The KB named by a form, usable by the caller: 100 when unknown, 109 when not theirs. */
 async function formKb(ctx: AppContext, req: FastifyRequest, kbId: string) {
-  const kb = await findKb(ctx, kbId);
-  if (!kb) throw errors.exception("Can't find this dataset!");
-  const scope = await accessScopeOf(ctx.db, authOf(req).user.id);
-  if (!mayAccess(scope, kb)) throw errors.noAuthorization();
-  return kb;
+  const db = ctx.db.kysely;
+  return loadKb(db, await accessScopeOf(db, authOf(req).user.id), kbId, 'read', {
+    missing: refusals.datasetMissingException,
+  });
 }
 
 /** Extension for fetched bytes: from the served file name, the content type, or the URL path. */

@@ -5,10 +5,8 @@ import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { asObject, validate } from '../../http/validate.js';
-import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
 import { listQueryOf } from '../kb/paging.js';
-import { findKb } from '../kb/service.js';
-import { usableDoc, usableDocs } from './access.js';
 import { fileRoutes } from './file-routes.js';
 import { DOC_ORDER_COLUMNS, docFilterOf, filterSummary, listDocs } from './list.js';
 import { presentDocument, presentListedDocument, thumbnailUrl } from './presenter.js';
@@ -24,17 +22,17 @@ import {
   setMetaBody,
 } from './schema.js';
 import * as docs from './service.js';
+import { usableDoc, usableDocs } from './service.js';
 
 type Query = Record<string, unknown>;
 
 /** The KB a list call names, readable by the caller (else 101 / 103 as API.md §6 says). */
 async function listedKb(ctx: AppContext, req: FastifyRequest, kbId: unknown) {
   if (typeof kbId !== 'string' || kbId === '') throw errors.argument('Lack of "KB ID"');
-  const kb = await findKb(ctx, kbId);
-  const scope = await accessScopeOf(ctx.db, authOf(req).user.id);
-  if (!kb || !mayAccess(scope, kb))
-    throw errors.operating('Only owner of dataset authorized for this operation.');
-  return kb;
+  const db = ctx.db.kysely;
+  return loadKb(db, await accessScopeOf(db, authOf(req).user.id), kbId, 'read', {
+    refused: refusals.datasetOwner,
+  });
 }
 
 export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

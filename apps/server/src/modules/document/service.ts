@@ -4,7 +4,15 @@ import { parseJson, toJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { mergeParserConfig } from '../../ingest/parser-config.js';
-import { accessScopeOf, mayAccess } from '../../policy/tenancy.js';
+import {
+  accessScopeOf,
+  loadDocument,
+  loadDocuments,
+  loadKb,
+  refusals,
+  type Action,
+  type DocWithKb,
+} from '../../policy/index.js';
 import { cancelDocument, hasUnfinishedTasks } from '../../ingest/tasks/cancel.js';
 import { queueDocument } from '../../ingest/tasks/enqueue.js';
 import { newId } from '../../util/ids.js';
@@ -13,10 +21,33 @@ import { renameDocChunks } from '../../chunk-index/chunk-store.js';
 import { assertParserConfig } from '../kb/config-rules.js';
 import { addMirrorFile, renameDocLinks } from '../kb/kb-folder.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
-import { assertParserId, findKb } from '../kb/service.js';
+import { assertParserId } from '../kb/service.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
-import { findDocWithKb, usableDoc, usableDocs } from './access.js';
 import { removeDocuments } from './remove.js';
+
+export type { DocWithKb };
+
+/** The document and its KB when the user may use the KB; otherwise 109 "No authorization.". */
+export async function usableDoc(
+  ctx: AppContext,
+  user: UserTable,
+  docId: string,
+  action: Action = 'read',
+): Promise<DocWithKb> {
+  const db = ctx.db.kysely;
+  return loadDocument(db, await accessScopeOf(db, user.id), docId, action);
+}
+
+/** Every listed document must be usable (109 for the first that is not). */
+export async function usableDocs(
+  ctx: AppContext,
+  user: UserTable,
+  docIds: string[],
+  action: Action = 'read',
+): Promise<DocWithKb[]> {
+  const db = ctx.db.kysely;
+  return loadDocuments(db, await accessScopeOf(db, user.id), docIds, action);
+}
 
 export function checkFileName(name: string): string {
   if (utf8Bytes(name) > FILE_NAME_LIMIT_BYTES) throw errors.argument('File name must be 255 bytes or less.');
@@ -36,23 +67,16 @@ async function nameTaken(ctx: AppContext, kbId: string, name: string, exceptId?:
 export async function changeStatus(ctx: AppContext, user: UserTable, docIds: string[], status: unknown) {
   const value = typeof status === 'number' ? String(status) : status;
   if (value !== '0' && value !== '1') throw errors.argument('"Status" must be either 0 or 1!');
-  const scope = await accessScopeOf(ctx.db, user.id);
+  const db = ctx.db.kysely;
+  const scope = await accessScopeOf(db, user.id);
   const result: Record<string, { status: string } | { error: string }> = {};
   let failed = false;
   for (const id of docIds) {
-    const doc = await ctx.db.kysely
-      .selectFrom('document')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    const found = doc ? await findDocWithKb(ctx, id) : null;
-    if (!doc || (found && !mayAccess(scope, found.kb))) {
-      result[id] = { error: 'No authorization.' };
-      failed = true;
-      continue;
-    }
-    if (!found) {
-      result[id] = { error: "Can't find this dataset!" };
+    try {
+      await loadDocument(db, scope, id, 'manage', { kbMissing: refusals.datasetMissing });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      result[id] = { error: err.message };
       failed = true;
       continue;
     }
@@ -74,7 +98,7 @@ export async function changeStatus(ctx: AppContext, user: UserTable, docIds: str
 }
 
 export async function removeDocs(ctx: AppContext, user: UserTable, docIds: string[]): Promise<void> {
-  const found = await usableDocs(ctx, user, docIds);
+  const found = await usableDocs(ctx, user, docIds, 'manage');
   const byKb = new Map<string, { kb: (typeof found)[number]['kb']; docs: DocumentTable[] }>();
   for (const f of found) {
     const entry = byKb.get(f.kb.id) ?? { kb: f.kb, docs: [] };
@@ -92,7 +116,7 @@ export async function renameDoc(
   docId: string,
   rawName: string,
 ): Promise<void> {
-  const { doc, kb } = await usableDoc(ctx, user, docId);
+  const { doc, kb } = await usableDoc(ctx, user, docId, 'manage');
   if (extensionOf(rawName.trim()) !== extensionOf(doc.name))
     throw errors.argument("The extension of file can't be changed");
   const name = checkFileName(rawName);
@@ -175,7 +199,7 @@ export async function changeParser(
     pipeline_id?: string | null;
   },
 ): Promise<void> {
-  const { doc } = await usableDoc(ctx, user, body.doc_id);
+  const { doc } = await usableDoc(ctx, user, body.doc_id, 'manage');
   const parserId = body.parser_id ?? doc.parser_id;
   const current = parseJson<Record<string, unknown>>(doc.parser_config, {});
   const config = body.parser_config ? mergeParserConfig(current, body.parser_config) : current;
@@ -216,10 +240,10 @@ export async function createVirtualDoc(
     throw errors.argument('File name must be 255 bytes or less.');
   if (rawName.trim() === '') throw errors.argument("File name can't be empty.");
   const name = checkFileName(rawName);
-  const kb = await findKb(ctx, kbId);
-  if (!kb) throw errors.data("Can't find this dataset!");
-  const scope = await accessScopeOf(ctx.db, user.id);
-  if (!mayAccess(scope, kb)) throw errors.noAuthorization();
+  const db = ctx.db.kysely;
+  const kb = await loadKb(db, await accessScopeOf(db, user.id), kbId, 'read', {
+    missing: refusals.datasetMissing,
+  });
   if (await nameTaken(ctx, kb.id, name)) throw errors.data('Duplicated document name in the same dataset.');
   const row: DocumentTable = {
     id: newId(),
@@ -264,7 +288,7 @@ function isScalar(v: unknown): boolean {
 
 /** `set_meta`: `meta` is a JSON string of a flat object of strings/numbers or lists of them. */
 export async function setMeta(ctx: AppContext, user: UserTable, docId: string, meta: unknown): Promise<void> {
-  await usableDoc(ctx, user, docId);
+  await usableDoc(ctx, user, docId, 'manage');
   let parsed: unknown;
   try {
     if (typeof meta !== 'string') throw new Error('the meta must be a JSON string');
@@ -298,7 +322,7 @@ export async function runDocs(
 ): Promise<void> {
   const run = String(body.run);
   if (run !== '1' && run !== '2') throw errors.argument(`required argument values: run=${run}`);
-  const found = await usableDocs(ctx, user, body.doc_ids);
+  const found = await usableDocs(ctx, user, body.doc_ids, 'manage');
   for (const { doc: listed, kb } of found) {
     const tenant = await ctx.db.kysely
       .selectFrom('tenant')

@@ -5,9 +5,7 @@
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
-import { errors } from '../../http/envelope.js';
-import { accessScopeOf } from '../../policy/tenancy.js';
-import { usableKb } from './service.js';
+import { accessScopeOf, loadKbs } from '../../policy/index.js';
 import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 /** Every listed KB when the user may use all of them; 109 otherwise. */
@@ -16,11 +14,8 @@ export async function usableKbs(
   user: UserTable,
   kbIds: string[],
 ): Promise<KnowledgebaseTable[]> {
-  if (kbIds.length === 0) throw errors.noAuthorization();
-  const scope = await accessScopeOf(ctx.db, user.id);
-  const out: KnowledgebaseTable[] = [];
-  for (const id of kbIds) out.push(await usableKb(ctx, user, id, scope));
-  return out;
+  const db = ctx.db.kysely;
+  return loadKbs(db, await accessScopeOf(db, user.id), kbIds, 'read');
 }
 
 export function splitIds(raw: unknown): string[] {

@@ -5,7 +5,7 @@ import { parseJson, toJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { defaultParserConfig, mergeParserConfig } from '../../ingest/parser-config.js';
-import { accessScopeOf, mayAccess, visibleTenantIds, type AccessScope } from '../../policy/tenancy.js';
+import { accessScopeOf, loadKb, readableKbs, refusals, type AccessScope } from '../../policy/index.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { removeDocuments } from '../document/remove.js';
@@ -49,10 +49,8 @@ export async function findKb(ctx: AppContext, kbId: string): Promise<Knowledgeba
 
 /** The KB when the user may use it (owner tenant, or team member of a team-shared KB); else 109. */
 export async function usableKb(ctx: AppContext, user: UserTable, kbId: string, scope?: AccessScope) {
-  const kb = await findKb(ctx, kbId);
-  const s = scope ?? (await accessScopeOf(ctx.db, user.id));
-  if (!kb || !mayAccess(s, kb)) throw errors.noAuthorization();
-  return kb;
+  const db = ctx.db.kysely;
+  return loadKb(db, scope ?? (await accessScopeOf(db, user.id)), kbId, 'read');
 }
 
 async function tenantNames(ctx: AppContext, tenantId: string, exceptId?: string): Promise<string[]> {
@@ -125,11 +123,10 @@ export async function createKb(ctx: AppContext, user: UserTable, body: CreateKbB
   return id;
 }
 
-/** Only the KB's creator may change or remove it (API.md §5); unknown ids answer the same. */
+/** Only the KB's creator may change or remove it (API.md §5); unknown ids answer the same (109). */
 async function ownKb(ctx: AppContext, user: UserTable, kbId: string): Promise<KnowledgebaseTable> {
-  const kb = await findKb(ctx, kbId);
-  if (!kb || kb.created_by !== user.id) throw errors.noAuthorization();
-  return kb;
+  const db = ctx.db.kysely;
+  return loadKb(db, await accessScopeOf(db, user.id), kbId, 'manage');
 }
 
 export async function updateKb(
@@ -182,10 +179,10 @@ export async function updateKb(
 
 /** `kb/detail`: readable by members of the KB's tenant under the tenancy policy, else 103. */
 export async function kbDetail(ctx: AppContext, user: UserTable, kbId: string) {
-  const kb = await findKb(ctx, kbId);
-  const scope = await accessScopeOf(ctx.db, user.id);
-  if (!kb || !mayAccess(scope, kb))
-    throw errors.operating('Only owner of dataset authorized for this operation.');
+  const db = ctx.db.kysely;
+  const kb = await loadKb(db, await accessScopeOf(db, user.id), kbId, 'read', {
+    refused: refusals.datasetOwner,
+  });
   const sum = await ctx.db.kysely
     .selectFrom('document')
     .select((eb) => eb.fn.sum<number>('size').as('size'))
@@ -211,22 +208,10 @@ export async function listKbs(
   user: UserTable,
   q: ListQuery & { parserId?: string; ownerIds?: string[] },
 ): Promise<{ rows: KbListRow[]; total: number }> {
-  const scope = await accessScopeOf(ctx.db, user.id);
-  let tenants = visibleTenantIds(scope);
-  if (q.ownerIds && q.ownerIds.length > 0) tenants = tenants.filter((t) => q.ownerIds?.includes(t));
-  if (tenants.length === 0) return { rows: [], total: 0 };
-  const teams = tenants.filter((t) => t !== user.id);
+  const scope = await accessScopeOf(ctx.db.kysely, user.id);
   let base = ctx.db.kysely
     .selectFrom('knowledgebase as kb')
-    .where('kb.status', '=', '1')
-    .where((eb) =>
-      eb.or([
-        ...(tenants.includes(user.id) ? [eb('kb.tenant_id', '=', user.id)] : []),
-        ...(teams.length > 0
-          ? [eb.and([eb('kb.tenant_id', 'in', teams), eb('kb.permission', '=', 'team')])]
-          : []),
-      ]),
-    );
+    .where(readableKbs(scope, { alias: 'kb', ownerIds: q.ownerIds }));
   if (q.keywords) base = base.where(sql<boolean>`lower(kb.name) like ${likePattern(q.keywords)} escape '\\'`);
   if (q.parserId) base = base.where('kb.parser_id', '=', q.parserId);
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
@@ -245,8 +230,7 @@ export async function listKbs(
 
 /** `kb/rm`: the creator removes the KB with every document, chunk, task, blob and mirror entry. */
 export async function removeKb(ctx: AppContext, user: UserTable, kbId: string): Promise<void> {
-  const kb = await findKb(ctx, kbId);
-  if (!kb || kb.created_by !== user.id) throw errors.noAuthorization();
+  const kb = await ownKb(ctx, user, kbId);
   const docs = await ctx.db.kysely.selectFrom('document').selectAll().where('kb_id', '=', kb.id).execute();
   await removeDocuments(ctx, kb, docs);
   await ctx.db.kysely.transaction().execute(async (trx) => {

@@ -2,6 +2,7 @@ import { EMAIL_PATTERN, DEFAULT_TIMEZONE, RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
+import { accessScopeOf, authorize, resource } from '../../policy/index.js';
 import { hashPassword, verifyPassword } from '../../security/password.js';
 import { randomHex, sha256 } from '../../security/secrets.js';
 import { newId } from '../../util/ids.js';
@@ -223,7 +224,7 @@ export async function setTenantInfo(
   input: SetTenantInfoBody,
 ): Promise<void> {
   const tenant = await ownedTenant(ctx, userId);
-  if (tenant.id !== input.tenant_id) throw errors.noAuthorization();
+  authorize(await accessScopeOf(ctx.db.kysely, userId), 'manage', resource.tenant(input.tenant_id));
   const changes = {
     llm_id: input.llm_id,
     embd_id: input.embd_id,
