@@ -41,7 +41,7 @@ export function createChatServices(ctx: AppContext): ChatServices {
       if (!id) return null;
       return modelFor(ctx, tenantId, id, 'tts');
     },
-    retrieve: async (params) => retrieveForChat(ctx, ctx.chunkIndex, params),
+    retrieve: async (params) => retrieveForChat(ctx, params),
     webSearch: (apiKey, query, signal) =>
       tavilySearch(apiKey, query, {
         signal,

@@ -1,9 +1,10 @@
 /**
  * The search page's model calls (API.md §9 `ask`, `mindmap`): an AI summary over chosen knowledge
- * bases (the chat pipeline with a search-app configuration: threshold 0.2, vector weight 0.3,
- * top_k 1024, §19.12) and a mind map built from the retrieved chunks.
+ * bases (the chat pipeline with the search-app row of §19.12: threshold 0.2, vector weight 0.3,
+ * top_k 1024, 12 chunks) and a mind map built from the retrieved chunks.
  */
 import type { ChatModel } from '../models/ports.js';
+import { RETRIEVAL_DEFAULTS } from '../search/retrieval-defaults.js';
 import type { ChatServices } from './services.js';
 import type { DialogConfig, Knowledge } from './types.js';
 
@@ -15,6 +16,7 @@ The above is the knowledge base.`;
 
 /** A search-app "assistant" over `kbIds` with the tenant's default chat model. */
 export function askDialog(tenantId: string, kbIds: string[], llmId = ''): DialogConfig {
+  const defaults = RETRIEVAL_DEFAULTS.search_app;
   return {
     id: '',
     tenant_id: tenantId,
@@ -28,10 +30,10 @@ export function askDialog(tenantId: string, kbIds: string[], llmId = ''): Dialog
       quote: true,
     },
     kb_ids: kbIds,
-    top_n: 12,
-    top_k: 1024,
-    similarity_threshold: 0.2,
-    vector_similarity_weight: 0.3,
+    top_n: defaults.size,
+    top_k: defaults.topK,
+    similarity_threshold: defaults.similarityThreshold,
+    vector_similarity_weight: defaults.vectorSimilarityWeight,
     rerank_id: '',
     meta_data_filter: {},
   };

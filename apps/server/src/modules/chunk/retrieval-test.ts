@@ -1,7 +1,8 @@
 /**
  * `POST /v1/chunk/retrieval_test` (API.md §7, §19): checks everything first (nothing is read from
- * the index or a model before the request is known to be valid and allowed), then embeds the question
- * with the KBs' one embedding model and runs the shared hybrid `retrieve()`.
+ * the index or a model before the request is known to be valid and allowed: parameters parsed with the
+ * retrieval_test defaults of §19.12, KBs through the access policy), then runs the one retrieval entry
+ * point (`runRetrieval`) with its own question rewrite (keyword extraction, translation).
  *
  * Keyword-only: when the KBs' embedding model is not usable (none set, no credentials, the bundled
  * model without its files) the question is not embedded; candidates and scores then come from the
@@ -16,11 +17,14 @@ import { ApiError, errors } from '../../http/envelope.js';
 import { defaultModelId, modelFor } from '../../models/registry.js';
 import { accessScopeOf, loadRetrievalKbs } from '../../policy/index.js';
 import { extractKeywords, translateQuestion } from '../../chat/llm-tasks.js';
-import { retrieve } from '../../search/retrieval.js';
-import { checkParams, RetrievalParamError } from '../../search/retrieval-params.js';
+import { guarded } from '../../search/models.js';
+import {
+  parseRetrievalParams,
+  RetrievalParamError,
+  type RetrievalSettings,
+} from '../../search/retrieval-params.js';
+import { runRetrieval } from '../../search/run-retrieval.js';
 import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
-import { embedQuestion, guarded, rerankerFor } from './embed.js';
-import { questionLabels } from './labels.js';
 import { presentHit } from './presenter.js';
 import type { RetrievalBody } from './schema.js';
 
@@ -38,9 +42,10 @@ export function kbIdsOf(value: unknown): string[] {
   return ids;
 }
 
-function checked<T>(fn: () => T): T {
+/** Retrieval parameter errors answer as envelopes (100, or 102 for no dataset). */
+async function checked<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     if (err instanceof RetrievalParamError) throw new ApiError(err.code, err.message);
     throw err;
@@ -64,18 +69,18 @@ async function usableKbs(ctx: AppContext, user: UserTable, ids: string[]): Promi
 async function rewrittenQuestion(
   ctx: AppContext,
   kb: KnowledgebaseTable,
-  body: RetrievalBody,
+  settings: RetrievalSettings,
   question: string,
 ): Promise<string> {
-  const languages = (body.cross_languages ?? []).filter((l) => l.trim() !== '');
-  if (!body.keyword && languages.length === 0) return question;
+  const languages = settings.crossLanguages.filter((l) => l.trim() !== '');
+  if (!settings.keyword && languages.length === 0) return question;
   const llmId = parseJson<Record<string, unknown>>(kb.parser_config, {}).llm_id;
   const chatId = (typeof llmId === 'string' && llmId) || (await defaultModelId(ctx, kb.tenant_id, 'chat'));
   const model = await modelFor(ctx, kb.tenant_id, chatId, 'chat');
   let out = question;
   if (languages.length > 0)
     out = (await guarded('Translating the question', () => translateQuestion(model, out, languages))) ?? out;
-  if (body.keyword) {
+  if (settings.keyword) {
     const keywords = await guarded('Keyword extraction', () => extractKeywords(model, out));
     if (keywords) out = `${out} ${keywords}`;
   }
@@ -84,60 +89,42 @@ async function rewrittenQuestion(
 
 export async function retrievalTest(ctx: AppContext, user: UserTable, body: RetrievalBody) {
   const kbIds = kbIdsOf(body.kb_id);
-  if (typeof body.question !== 'string') throw errors.exception('`question` must be a string.');
-  const params = {
-    question: body.question,
-    kbIds,
-    docIds: body.doc_ids ?? [],
-    page: body.page as number | string | undefined,
-    size: body.size as number | string | undefined,
-    similarityThreshold: body.similarity_threshold as number | string | undefined,
-    vectorSimilarityWeight: body.vector_similarity_weight as number | string | undefined,
-    topK: body.top_k as number | string | undefined,
-  };
-  for (const [name, value] of Object.entries({
-    page: params.page,
-    size: params.size,
-    similarity_threshold: params.similarityThreshold,
-    vector_similarity_weight: params.vectorSimilarityWeight,
-    top_k: params.topK,
-  })) {
-    if (value !== undefined && value !== null && typeof value !== 'number' && typeof value !== 'string') {
-      throw errors.exception(`\`${name}\` must be a number.`);
-    }
-  }
-  checked(() => checkParams(params));
+  const settings = await checked(() =>
+    parseRetrievalParams(
+      {
+        question: body.question,
+        kbIds,
+        docIds: body.doc_ids,
+        page: body.page,
+        size: body.size,
+        similarity_threshold: body.similarity_threshold,
+        vector_similarity_weight: body.vector_similarity_weight,
+        top_k: body.top_k,
+        rerank_id: body.rerank_id,
+        keyword: body.keyword,
+        cross_languages: body.cross_languages,
+        use_kg: body.use_kg,
+        highlight: body.highlight,
+      },
+      'retrieval_test',
+    ),
+  );
   const kbs = await usableKbs(ctx, user, kbIds);
-  const rerank = body.rerank_id ? await rerankerFor(ctx, user.id, body.rerank_id) : null;
-  const question = await rewrittenQuestion(ctx, kbs[0], body, body.question);
-  const queryVector = await embedQuestion(ctx, kbs[0].tenant_id, kbs[0].embd_id, question);
-  const index = ctx.chunkIndex;
-  const labels = await questionLabels(index, kbs, question);
-  const result = await checkedAsync(() =>
-    retrieve(index, {
-      ...params,
-      question,
-      queryVector,
-      rerank,
-      tagWeights: labels,
-      highlight: body.highlight !== false,
+  const result = await checked(() =>
+    runRetrieval(ctx, {
+      caller: 'retrieval_test',
+      kbs,
+      settings,
+      rerankTenantId: user.id,
+      rewrite: (question) => rewrittenQuestion(ctx, kbs[0], settings, question),
     }),
   );
   return {
     total: result.total,
     chunks: result.chunks.map(presentHit),
     doc_aggs: result.doc_aggs,
-    labels,
+    labels: result.labels,
     keyword_only: result.keywordOnly,
     notice: result.keywordOnly ? KEYWORD_ONLY_NOTICE : null,
   };
-}
-
-async function checkedAsync<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof RetrievalParamError) throw new ApiError(err.code, err.message);
-    throw err;
-  }
 }

@@ -13,12 +13,16 @@ import {
   refusals,
   type Action,
 } from '../../policy/index.js';
+import { RETRIEVAL_DEFAULTS } from '../../search/retrieval-defaults.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { ownedTenant } from '../user/service.js';
 import { DEFAULT_LLM_SETTING, DEFAULT_PROMPT_CONFIG, type DialogSetBody } from './schema.js';
 
 export type DialogRow = Selectable<DialogTable>;
+
+/** A new assistant's retrieval settings (API.md §8, §19.12 chat row). */
+const CHAT_DEFAULTS = RETRIEVAL_DEFAULTS.chat;
 
 /** A dialog row with its JSON columns parsed. */
 export function dialogConfigOf(row: DialogRow): DialogConfig {
@@ -175,10 +179,10 @@ export async function setDialog(ctx: AppContext, userId: string, body: DialogSet
       prompt_type: body.prompt_type ?? 'simple',
       prompt_config: promptConfig,
       meta_data_filter: body.meta_data_filter ?? {},
-      similarity_threshold: body.similarity_threshold ?? 0.1,
-      vector_similarity_weight: body.vector_similarity_weight ?? 0.3,
-      top_n: body.top_n ?? 6,
-      top_k: body.top_k ?? 1024,
+      similarity_threshold: body.similarity_threshold ?? CHAT_DEFAULTS.similarityThreshold,
+      vector_similarity_weight: body.vector_similarity_weight ?? CHAT_DEFAULTS.vectorSimilarityWeight,
+      top_n: body.top_n ?? CHAT_DEFAULTS.size,
+      top_k: body.top_k ?? CHAT_DEFAULTS.topK,
       do_refer: body.do_refer ?? '1',
       rerank_id: body.rerank_id ?? '',
       kb_ids: kbIds,
@@ -200,7 +204,7 @@ export async function setDialog(ctx: AppContext, userId: string, body: DialogSet
   if ('meta_data_filter' in body) changes.meta_data_filter = body.meta_data_filter ?? {};
   if (body.similarity_threshold !== undefined) changes.similarity_threshold = body.similarity_threshold;
   if ('vector_similarity_weight' in body)
-    changes.vector_similarity_weight = body.vector_similarity_weight ?? 0.3;
+    changes.vector_similarity_weight = body.vector_similarity_weight ?? CHAT_DEFAULTS.vectorSimilarityWeight;
   if (body.top_n !== undefined) changes.top_n = body.top_n;
   if (body.top_k !== undefined) changes.top_k = body.top_k;
   if (body.do_refer !== undefined) changes.do_refer = body.do_refer;

@@ -6,6 +6,7 @@ import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { defaultParserConfig, mergeParserConfig } from '../../ingest/parser-config.js';
 import { accessScopeOf, loadKb, readableKbs, refusals, type AccessScope } from '../../policy/index.js';
+import { KB_RETRIEVAL_DEFAULTS } from '../../search/retrieval-defaults.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { removeDocuments } from '../document/remove.js';
@@ -103,8 +104,8 @@ export async function createKb(ctx: AppContext, user: UserTable, body: CreateKbB
         doc_num: 0,
         token_num: 0,
         chunk_num: 0,
-        similarity_threshold: 0.2,
-        vector_similarity_weight: 0.3,
+        similarity_threshold: KB_RETRIEVAL_DEFAULTS.similarityThreshold,
+        vector_similarity_weight: KB_RETRIEVAL_DEFAULTS.vectorSimilarityWeight,
         parser_id: parserId,
         pipeline_id: null,
         parser_config: toJson(config),

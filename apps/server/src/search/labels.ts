@@ -5,17 +5,17 @@
  * tag set: `0.1·(c+1)/(n+S) / ((C+1)/(N+S))` (c of n matching tags, C of N tags overall, S = 1000),
  * rounded, at least 1, the `topn_tags` strongest kept. Null when the KBs use no tag set.
  */
-import { parseJson } from '../../db/json.js';
-import type { ChunkIndex } from '../../chunk-index/chunk-index.js';
-import { planQuery } from '../../chunk-index/query.js';
-import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
+import { parseJson } from '../db/json.js';
+import type { ChunkIndex } from '../chunk-index/chunk-index.js';
+import { planQuery } from '../chunk-index/query.js';
+import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
 
 const SMOOTHING = 1000;
 const MATCH_LIMIT = 1000;
 
 export async function questionLabels(
   index: ChunkIndex,
-  kbs: KnowledgebaseTable[],
+  kbs: ReadonlyArray<Pick<KnowledgebaseTable, 'parser_config'>>,
   question: string,
 ): Promise<Record<string, number> | null> {
   const configs = kbs.map((kb) => parseJson<Record<string, unknown>>(kb.parser_config, {}));

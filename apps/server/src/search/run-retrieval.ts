@@ -1,0 +1,77 @@
+/**
+ * The one retrieval entry point (API.md §19) for every caller: retrieval testing, chat, search apps,
+ * and later agents and the public `/api/v1/retrieval`. The caller has already
+ * - authorized the KBs (policy/ loaders: live and usable by the caller), and
+ * - parsed its parameters with its defaults (`parseRetrievalParams(raw, caller)`, §19.12).
+ * Here, in this order: the rerank model is resolved, the caller's own question rewrite runs
+ * (keyword extraction, translation), the question is embedded with the KBs' embedding model
+ * (keyword-only when none is usable), the question's tag labels are inferred when the caller's row
+ * says so, and the hybrid `retrieve()` runs over the chunk index.
+ */
+import type { AppContext } from '../context.js';
+import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
+import { questionLabels } from './labels.js';
+import { embedQuestion, rerankerFor } from './models.js';
+import { RETRIEVAL_DEFAULTS, type RetrievalCaller } from './retrieval-defaults.js';
+import type { RetrievalSettings } from './retrieval-params.js';
+import { retrieve, type RetrievalResult } from './retrieval.js';
+
+/** What a retrieval reads of a knowledge base. */
+export type RetrievalKb = Pick<KnowledgebaseTable, 'id' | 'tenant_id' | 'embd_id' | 'parser_config'>;
+
+export interface RetrievalRequest {
+  caller: RetrievalCaller;
+  /** Authorized live KBs; the first one's owner and embedding model embed the question. */
+  kbs: readonly RetrievalKb[];
+  /** Parsed parameters; `settings.rerankId` is resolved in `rerankTenantId`'s models. */
+  settings: RetrievalSettings;
+  rerankTenantId: string;
+  /** The caller's question rewrite, run after the models are resolved and before embedding. */
+  rewrite?: (question: string) => Promise<string>;
+  /** Also hand back each hit's stored vector (citation insertion). */
+  withVectors?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface RetrievalAnswer extends RetrievalResult {
+  /** The question as searched (after the caller's rewrite). */
+  question: string;
+  /** Tag weights inferred for the question, or null (none inferred, or not asked for). */
+  labels: Record<string, number> | null;
+  /** Stored vectors of the hits when `withVectors` and the question was embedded. */
+  vectors: Map<string, number[] | null>;
+}
+
+export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Promise<RetrievalAnswer> {
+  const row = RETRIEVAL_DEFAULTS[req.caller];
+  const failures = row.modelFailures;
+  const index = ctx.chunkIndex;
+  const first = req.kbs[0];
+  const { rerankId } = req.settings;
+  const rerank = rerankId ? await rerankerFor(ctx, req.rerankTenantId, rerankId, failures, req.signal) : null;
+  const question = req.rewrite ? await req.rewrite(req.settings.question) : req.settings.question;
+  const queryVector = first
+    ? await embedQuestion(ctx, first.tenant_id, first.embd_id, question, failures, req.signal)
+    : null;
+  const labels = row.tagLabels ? await questionLabels(index, req.kbs, question) : null;
+  const s = req.settings;
+  const result = await retrieve(index, {
+    question,
+    kbIds: req.kbs.map((kb) => kb.id),
+    docIds: s.docIds,
+    page: s.page,
+    size: s.size,
+    similarityThreshold: s.similarityThreshold,
+    vectorSimilarityWeight: s.vectorSimilarityWeight,
+    topK: s.topK,
+    queryVector,
+    rerank,
+    tagWeights: labels,
+    highlight: s.highlight,
+  });
+  const vectors = new Map<string, number[] | null>();
+  if (req.withVectors && queryVector && result.chunks.length > 0) {
+    for (const c of await index.getMany(result.chunks.map((h) => h.chunk_id))) vectors.set(c.id, c.vector);
+  }
+  return { ...result, question, labels, vectors };
+}
