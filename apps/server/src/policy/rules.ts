@@ -168,18 +168,27 @@ const RULES: { [K in ResourceKind]: RuleOf<K> } = {
   },
 };
 
-function ruleOf<K extends ResourceKind>(kind: K): RuleOf<K> {
-  return RULES[kind];
+/**
+ * The rule of a resource, applied to it. TypeScript cannot correlate `r.kind` with the matching
+ * rule's parameter type across the union, so the resource is passed through `never` here — sound,
+ * because the rule is looked up by the resource's own kind.
+ */
+function ruleFor(r: Resource) {
+  const rule = RULES[r.kind];
+  return {
+    live: () => rule.live(r as never),
+    permits: (s: AccessScope, action: Action) => rule.permits[action](s, r as never),
+  };
 }
 
 /** Not soft-deleted (API.md §18: status "0" rows are invisible to every route). */
 export function isLive(r: Resource): boolean {
-  return ruleOf(r.kind).live(r as never);
+  return ruleFor(r).live();
 }
 
 /** Tenancy alone (owner tenant / team member by permission), ignoring soft deletion. */
 export function permits(scope: AccessScope, action: Action, r: Resource): boolean {
-  return ruleOf(r.kind).permits[action](scope, r as never);
+  return ruleFor(r).permits(scope, action);
 }
 
 /** May `scope` do `action` on `r`: the row is live and tenancy allows it. */
@@ -189,7 +198,7 @@ export function can(scope: AccessScope, action: Action, r: Resource | null | und
 
 /** The contract's default refusal for `action` on a resource of `kind`. */
 export function refusalFor(kind: ResourceKind, action: Action): ApiError {
-  return ruleOf(kind).refusal[action]();
+  return RULES[kind].refusal[action]();
 }
 
 /**
