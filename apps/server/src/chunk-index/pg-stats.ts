@@ -1,0 +1,91 @@
+/**
+ * Index-wide statistics of the PostgreSQL chunk index, computed in SQL: rows and FTS5 tokens of the
+ * whole index (BM25's N and average row length, from the sharded totals), and how many rows hold a
+ * phrase (its document frequency, a count over the GIN indexes). Counts are cached like the SQLite
+ * index caches them:
+ * - for `termStats` (query term weights): DF_TTL_MS, or until this process wrote 1 % of the rows;
+ * - for BM25's idf: until anything changes the row total or this process writes (FTS5 reads its
+ *   counts afresh for every query), IDF_TTL_MS at most for other processes' in-place edits.
+ */
+import type pg from 'pg';
+import { phraseQuery } from './pg-text.js';
+
+const DF_TTL_MS = 60_000;
+const IDF_TTL_MS = 10_000;
+const CACHE_MAX = 100_000;
+
+export interface Totals {
+  rows: number;
+  tokens: number;
+}
+
+interface CachedCount {
+  n: number;
+  at: number;
+  writes: number;
+  rows: number;
+}
+
+export class PgStats {
+  /** Rows written by this process (invalidates cached counts). */
+  writes = 0;
+  private readonly dfCache = new Map<string, CachedCount>();
+  private readonly idfCache = new Map<string, CachedCount>();
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  noteWrites(n: number): void {
+    this.writes += Math.max(1, n);
+  }
+
+  async totals(): Promise<Totals> {
+    const res = await this.pool.query<{ rows: string | null; tokens: string | null }>(
+      'SELECT SUM(rows)::text AS rows, SUM(tokens)::text AS tokens FROM lectern_chunk_totals',
+    );
+    return { rows: Number(res.rows[0]?.rows ?? 0), tokens: Number(res.rows[0]?.tokens ?? 0) };
+  }
+
+  /** Rows of the whole index holding the phrase (terms in a row) in a text field. */
+  private async countPhrase(terms: string[]): Promise<number> {
+    const q = phraseQuery(terms);
+    if (!q) return 0;
+    const res = await this.pool.query<{ n: string }>(
+      'SELECT COUNT(*)::text AS n FROM lectern_chunk WHERE tsv @@ $1::tsquery OR tsv_sm @@ $1::tsquery',
+      [q],
+    );
+    return Number(res.rows[0].n);
+  }
+
+  /** Document frequency of each term for query weights (termStats). */
+  async documentFrequencies(terms: string[][], rows: number): Promise<number[]> {
+    const now = Date.now();
+    return Promise.all(
+      terms.map(async (t) => {
+        const key = t.join(' ');
+        const hit = this.dfCache.get(key);
+        if (hit && now - hit.at < DF_TTL_MS && Math.abs(this.writes - hit.writes) <= Math.max(50, rows / 100))
+          return hit.n;
+        const n = await this.countPhrase(t);
+        if (this.dfCache.size > CACHE_MAX) this.dfCache.clear();
+        this.dfCache.set(key, { n, at: now, writes: this.writes, rows });
+        return n;
+      }),
+    );
+  }
+
+  /** Rows holding each phrase, exact for the current index (BM25 idf, FTS5's nHit). */
+  async phraseHits(phrases: string[][], rows: number): Promise<number[]> {
+    const now = Date.now();
+    return Promise.all(
+      phrases.map(async (t) => {
+        const key = t.join(' ');
+        const hit = this.idfCache.get(key);
+        if (hit && hit.writes === this.writes && hit.rows === rows && now - hit.at < IDF_TTL_MS) return hit.n;
+        const n = await this.countPhrase(t);
+        if (this.idfCache.size > CACHE_MAX) this.idfCache.clear();
+        this.idfCache.set(key, { n, at: now, writes: this.writes, rows });
+        return n;
+      }),
+    );
+  }
+}
