@@ -52,6 +52,14 @@ const envSchema = z.object({
   TAVILY_BASE_URL: z.string().url().default('https://api.tavily.com'),
   TASK_LEASE_SECONDS: z.coerce.number().positive().default(60),
   PARSE_THREADS: z.coerce.number().int().min(0).default(0),
+  CHUNK_INDEX: z.enum(['sqlite', 'postgres']).optional(),
+  BLOB_STORE: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag.optional(),
 });
 
 export interface Config {
@@ -102,7 +110,26 @@ export interface Config {
   taskLeaseMs: number;
   /** Worker threads that parse documents; 0 = one per core beyond the first, at most workerConcurrency. */
   parseThreads: number;
+  /** Chunk index: the embedded SQLite file, or tables in the PostgreSQL database (default with PostgreSQL). */
+  chunkIndex: 'sqlite' | 'postgres';
+  /** Blob store: `<dataDir>/blobs`, or an S3-compatible bucket. */
+  blobStore: BlobStoreConfig;
 }
+
+export type BlobStoreConfig =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      /** Unset = AWS's own endpoint for the region. */
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      /** Unset = the AWS SDK's default credential chain (environment, profile, instance role). */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      /** `http://host/bucket/key` instead of `http://bucket.host/key` (local S3 servers). */
+      forcePathStyle: boolean;
+    };
 
 const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 
@@ -123,13 +150,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const databaseUrl = e.DATABASE_URL && e.DATABASE_URL.length > 0 ? e.DATABASE_URL : undefined;
+  const postgres = databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl);
+  if (e.CHUNK_INDEX === 'postgres' && !postgres)
+    throw new Error('Invalid configuration:\n  CHUNK_INDEX=postgres keeps the chunk index in PostgreSQL: set DATABASE_URL=postgres://…');
+  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET)
+    throw new Error('Invalid configuration:\n  BLOB_STORE=s3 needs S3_BUCKET');
+  if (e.BLOB_STORE === 's3' && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
+    throw new Error('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
   const dataDir = path.resolve(e.LECTERN_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    databaseUrl: e.DATABASE_URL && e.DATABASE_URL.length > 0 ? e.DATABASE_URL : undefined,
+    databaseUrl,
     registerEnabled: e.REGISTER_ENABLED,
     secretKey: resolveSecretKey(dataDir, e.LECTERN_SECRET_KEY),
     role: e.LECTERN_ROLE,
@@ -161,5 +196,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tavilyBaseUrl: e.TAVILY_BASE_URL.replace(/\/+$/, ''),
     taskLeaseMs: Math.round(e.TASK_LEASE_SECONDS * 1000),
     parseThreads: e.PARSE_THREADS,
+    chunkIndex: e.CHUNK_INDEX ?? (postgres ? 'postgres' : 'sqlite'),
+    blobStore:
+      e.BLOB_STORE === 's3'
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+          }
+        : { kind: 'local' },
   };
 }

@@ -1,5 +1,8 @@
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from './blob-store.js';
 
 /** Blobs as files under `<dataDir>/blobs`; keys are sanitised so they cannot escape the folder. */
@@ -28,6 +31,30 @@ export class LocalBlobStore implements BlobStore {
   async get(key: string): Promise<Buffer | null> {
     try {
       return await fs.readFile(this.pathOf(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async putStream(key: string, body: Readable): Promise<void> {
+    const file = this.pathOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      await pipeline(body, createWriteStream(tmp));
+      await fs.rename(tmp, file);
+    } finally {
+      await fs.rm(tmp, { force: true });
+    }
+  }
+
+  async getStream(key: string): Promise<Readable | null> {
+    const file = this.pathOf(key);
+    try {
+      // Opened before it is handed out, so a missing file is null here rather than a stream error.
+      const handle = await fs.open(file, 'r');
+      return handle.createReadStream();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
