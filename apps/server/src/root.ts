@@ -4,11 +4,10 @@
  * once per process, and registers each task kind's handler. main.ts, the test harness and the
  * benchmarks all start the server through here.
  */
-import path from 'node:path';
 import type { Config } from './config.js';
 import { closeContext, type AppContext } from './context.js';
 import { createChatServices } from './chat/bind.js';
-import { createChunkIndex } from './chunk-index/create-index.js';
+import { openChunkIndex } from './chunk-index/open-index.js';
 import { openDb, pingDb } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { HealthRegistry } from './health/registry.js';
@@ -20,7 +19,7 @@ import type { TaskHandlers } from './queue/handlers.js';
 import { TaskSignal } from './queue/signal.js';
 import { startWorkerHost, type WorkerHost, type WorkerOptions } from './queue/worker-host.js';
 import { Secrets } from './security/secrets.js';
-import { LocalBlobStore } from './storage/local-blob-store.js';
+import { createBlobStore } from './storage/create-blob-store.js';
 
 /** Opens the database (migrated), blobs, chunk index, parser pool and queue signal; registers health probes. */
 async function createPorts(config: Config): Promise<AppContext> {
@@ -33,7 +32,7 @@ async function createPorts(config: Config): Promise<AppContext> {
     await closeContext({ onClose });
     throw err;
   }
-  const blobs = new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = createBlobStore(config);
   const health = new HealthRegistry();
   health.register('database', async () => {
     await pingDb(db);
@@ -53,7 +52,13 @@ async function createPorts(config: Config): Promise<AppContext> {
       .executeTakeFirst();
     return { queue: 'database', pending: Number(row?.n ?? 0) };
   });
-  const chunkIndex = createChunkIndex(config, health, onClose);
+  let chunkIndex: AppContext['chunkIndex'];
+  try {
+    chunkIndex = await openChunkIndex(config, health, onClose);
+  } catch (err) {
+    await closeContext({ onClose });
+    throw err;
+  }
   const parsePool = createParsePool(config);
   onClose.push(() => parsePool.close());
   return {

@@ -6,11 +6,11 @@
  * within ties, same totals, listings, statistics and deletes.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChunkFilter, ChunkIndex, SearchRequest } from '../search/chunk-index.js';
+import type { ChunkFilter, ChunkIndex, SearchRequest } from './chunk-index.js';
 import { listChunks } from '../search/listing.js';
-import { planQuery } from '../search/query.js';
+import { planQuery } from './query.js';
 import { retrieve } from '../search/retrieval.js';
-import { chunk, fillers } from '../search/test-helpers.js';
+import { chunk, fillers } from './test-helpers.js';
 import { PgChunkIndex } from './pg-index.js';
 import {
   contractCorpus,
@@ -23,7 +23,7 @@ import {
   sqliteAdapter,
   type Adapter,
   type OpenedIndex,
-} from './contract-fixtures.js';
+} from './test-contract-fixtures.js';
 
 const pgBase = process.env.TEST_DATABASE_URL;
 let pgDb: { url: string; drop(): Promise<void> } | null = null;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { columnTexts } from '../search/sqlite-schema.js';
-import { tokenFields } from '../search/fields.js';
+import { columnTexts } from './sqlite-schema.js';
+import { tokenFields } from './fields.js';
 import { CONTINUATION_RANGES, FOLDS, SEPARATOR_RANGES } from './fts-chars.js';
 import { ftsTerms } from './fts-terms.js';
 

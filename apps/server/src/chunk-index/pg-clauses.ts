@@ -12,8 +12,8 @@
  * arrays.
  */
 import type pg from 'pg';
-import type { TextClause } from '../search/chunk-index.js';
-import { PHRASE_BOOST_SCALE } from '../search/sqlite-search.js';
+import type { TextClause } from './chunk-index.js';
+import { PHRASE_BOOST_SCALE } from './sqlite-search.js';
 import { nearMatch, phrasePositions } from './pg-near.js';
 import {
   allTermsQuery,

@@ -16,10 +16,10 @@ import type {
   SearchRequest,
   SearchResult,
   TermStats,
-} from '../search/chunk-index.js';
-import { tokenFields, type FieldSource } from '../search/fields.js';
-import { columnTexts, rowToRecord, type ChunkRow } from '../search/sqlite-schema.js';
-import type { Tokenizer } from '../search/tokenize-pool.js';
+} from './chunk-index.js';
+import { tokenFields, type FieldSource } from './fields.js';
+import { columnTexts, rowToRecord, type ChunkRow } from './sqlite-schema.js';
+import type { Tokenizer } from './tokenize-pool.js';
 import { ftsTerms } from './fts-terms.js';
 import { ensureSchema, ensureVecTable, existingVecDims, RECORD_COLUMNS, vecTableName } from './pg-schema.js';
 import { executePgSearch } from './pg-search.js';

@@ -12,10 +12,10 @@
  * The cosine is exact for the candidates the contract picks, so no approximate (HNSW) index is read.
  */
 import type pg from 'pg';
-import type { ChunkFilter, SearchRequest, SearchResult } from '../search/chunk-index.js';
-import { minimumShouldMatchCount } from '../search/query.js';
-import { kindRange, rowToRecord, type ChunkRow } from '../search/sqlite-schema.js';
-import { commonSplits, VECTOR_CANDIDATES_PER_K, type ClauseSplit } from '../search/sqlite-search.js';
+import type { ChunkFilter, SearchRequest, SearchResult } from './chunk-index.js';
+import { minimumShouldMatchCount } from './query.js';
+import { kindRange, rowToRecord, type ChunkRow } from './sqlite-schema.js';
+import { commonSplits, VECTOR_CANDIDATES_PER_K, type ClauseSplit } from './sqlite-search.js';
 import {
   anyOfClauses,
   clauseSelect,

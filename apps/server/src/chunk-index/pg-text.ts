@@ -15,8 +15,8 @@
  * a very long chunk share the last position, so their phrases no longer match), a term keeps its first
  * 256 positions, and a term longer than 2,046 bytes is not indexed (it still counts in the length).
  */
-import { FIELD_WEIGHTS, type TextClause } from '../search/chunk-index.js';
-import { TEXT_COLUMNS } from '../search/sqlite-schema.js';
+import { FIELD_WEIGHTS, type TextClause } from './chunk-index.js';
+import { TEXT_COLUMNS } from './sqlite-schema.js';
 import { ftsTerms } from './fts-terms.js';
 
 export const FIELD_GAP = 100;

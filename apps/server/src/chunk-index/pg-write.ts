@@ -7,8 +7,8 @@
  * several processes do not queue on the counter row for a whole batch; unused ids are harmless gaps.
  */
 import type pg from 'pg';
-import type { ChunkRecord } from '../search/chunk-index.js';
-import { kindOf, MAX_SLOT, ridBase, ROW_COLUMNS, rowValues, SEQ_BITS, SLOT_SPAN } from '../search/sqlite-schema.js';
+import type { ChunkRecord } from './chunk-index.js';
+import { kindOf, MAX_SLOT, ridBase, ROW_COLUMNS, rowValues, SEQ_BITS, SLOT_SPAN } from './sqlite-schema.js';
 import { TOTAL_SHARDS, vecTableName } from './pg-schema.js';
 import type { PgStats } from './pg-stats.js';
 import { storedText, type StoredText } from './pg-text.js';

@@ -4,6 +4,7 @@
  * counters drop by what they held. Returns one readable line per document that could not be removed.
  */
 import type { AppContext } from '../../context.js';
+import { deleteDocChunksIn } from '../../chunk-index/transactional.js';
 import { removeDocLinks } from '../kb/kb-folder.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
@@ -20,6 +21,7 @@ export async function removeDocuments(
     const ids = batch.map((d) => d.id);
     await db.transaction().execute(async (trx) => {
       await trx.deleteFrom('task').where('doc_id', 'in', ids).execute();
+      await deleteDocChunksIn(ctx.chunkIndex, trx, ids);
       await removeDocLinks(trx, ids);
       const gone = await trx
         .deleteFrom('document')

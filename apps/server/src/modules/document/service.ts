@@ -1,5 +1,6 @@
 import { RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
+import { deleteDocChunksIn } from '../../chunk-index/transactional.js';
 import { parseJson, toJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
@@ -155,6 +156,7 @@ async function resetDocument(
 ): Promise<void> {
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('kind', '=', 'parse').execute();
+    await deleteDocChunksIn(ctx.chunkIndex, trx, [doc.id]);
     const fresh = await trx
       .selectFrom('document')
       .select(['chunk_num', 'token_num'])

@@ -1,6 +1,7 @@
 import { CHUNK_METHODS, RetCode } from '@lectern/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { deleteKbChunksIn } from '../../chunk-index/transactional.js';
 import { parseJson, toJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
@@ -237,6 +238,7 @@ export async function removeKb(ctx: AppContext, user: UserTable, kbId: string): 
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await removeKbFolder(trx, kb.tenant_id, kb.name);
     await trx.deleteFrom('task').where('kb_id', '=', kb.id).execute();
+    await deleteKbChunksIn(ctx.chunkIndex, trx, kb.id);
     await trx.deleteFrom('knowledgebase').where('id', '=', kb.id).execute();
   });
   const index = ctx.chunkIndex;

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect } from 'vitest';
-import type { ChunkIndex, ChunkRecord, SearchHit, SearchResult } from '../search/chunk-index.js';
-import { SqliteChunkIndex } from '../search/sqlite-index.js';
+import type { ChunkIndex, ChunkRecord, SearchHit, SearchResult } from './chunk-index.js';
+import { SqliteChunkIndex } from './sqlite-index.js';
 import { PgChunkIndex } from './pg-index.js';
 
 export interface OpenedIndex {
