@@ -76,8 +76,10 @@ if (wants('unit'))
 
 if (wants('pg')) {
   if (await reachable(pgUrl)) {
-    // The API suite (everything that touches the metadata database); pure parser/tokenizer tests
-    // do not depend on the database and ran in the first pass.
+    // The API suite (everything that touches the metadata database, the chunk index and blobs — on
+    // PostgreSQL the chunk index is pgvector + tsvector tables, and the chunk-index contract compares
+    // it with the SQLite index); pure parser/tokenizer tests do not depend on the database and ran in
+    // the first pass.
     runVitest(
       'postgres',
       [
@@ -90,6 +92,8 @@ if (wants('pg')) {
         'src/models',
         'src/chat',
         'src/policy',
+        'src/chunk-index/chunk-index.contract',
+        'src/storage',
       ],
       {
         TEST_DATABASE_URL: pgUrl,

@@ -153,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = e.DATABASE_URL && e.DATABASE_URL.length > 0 ? e.DATABASE_URL : undefined;
   const postgres = databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl);
   if (e.CHUNK_INDEX === 'postgres' && !postgres)
-    throw new Error('Invalid configuration:\n  CHUNK_INDEX=postgres keeps the chunk index in PostgreSQL: set DATABASE_URL=postgres://…');
+    throw new Error(
+      'Invalid configuration:\n  CHUNK_INDEX=postgres keeps the chunk index in PostgreSQL: set DATABASE_URL=postgres://…',
+    );
   if (e.BLOB_STORE === 's3' && !e.S3_BUCKET)
     throw new Error('Invalid configuration:\n  BLOB_STORE=s3 needs S3_BUCKET');
   if (e.BLOB_STORE === 's3' && !e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)

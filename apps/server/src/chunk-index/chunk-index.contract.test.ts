@@ -12,14 +12,11 @@ import { planQuery } from './query.js';
 import { retrieve } from '../search/retrieval.js';
 import { chunk, fillers } from './test-helpers.js';
 import { PgChunkIndex } from './pg-index.js';
+import { compareListings, compareSearches } from './test-contract-compare.js';
 import {
   contractCorpus,
-  CONTRACT_QUESTIONS,
   createTestDatabase,
-  expectSameHits,
-  expectSameResult,
   postgresAdapter,
-  queryVector,
   sqliteAdapter,
   type Adapter,
   type OpenedIndex,
@@ -36,7 +33,11 @@ afterAll(async () => {
 const pgAdapter = postgresAdapter(() => pgDb!.url);
 const adapters: Adapter[] = pgBase ? [sqliteAdapter, pgAdapter] : [sqliteAdapter];
 
-async function find(index: ChunkIndex, question: string, filter: Partial<ChunkFilter> = {}): Promise<string[]> {
+async function find(
+  index: ChunkIndex,
+  question: string,
+  filter: Partial<ChunkFilter> = {},
+): Promise<string[]> {
   const plan = await planQuery(question, (tokens) => index.termStats(tokens));
   if (!plan) return [];
   const res = await index.search({
@@ -49,7 +50,13 @@ async function find(index: ChunkIndex, question: string, filter: Partial<ChunkFi
   return res.hits.map((h) => h.chunk.id).sort();
 }
 
-async function ranked(index: ChunkIndex, question: string, vector: number[] | null = null, topK = 1024, floor = 0) {
+async function ranked(
+  index: ChunkIndex,
+  question: string,
+  vector: number[] | null = null,
+  topK = 1024,
+  floor = 0,
+) {
   const plan = (await planQuery(question, (tokens) => index.termStats(tokens)))!;
   return index.search({
     filter: { kbIds: ['kb1'], available: 1 },
@@ -109,9 +116,18 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
   });
 
   it('deletes by document, by KB and by ids with their vectors, and reports counts', async () => {
-    const d1 = [1, 2, 3].map((i) => chunk({ doc_id: 'd1', content_with_weight: `walnut note ${i}`, vector: [i, 1] }));
-    const d2 = [1, 2].map((i) => chunk({ doc_id: 'd2', content_with_weight: `walnut memo ${i}`, vector: [1, i] }));
-    const other = chunk({ kb_id: 'kb2', doc_id: 'd9', content_with_weight: 'walnut elsewhere', vector: [1, 1] });
+    const d1 = [1, 2, 3].map((i) =>
+      chunk({ doc_id: 'd1', content_with_weight: `walnut note ${i}`, vector: [i, 1] }),
+    );
+    const d2 = [1, 2].map((i) =>
+      chunk({ doc_id: 'd2', content_with_weight: `walnut memo ${i}`, vector: [1, i] }),
+    );
+    const other = chunk({
+      kb_id: 'kb2',
+      doc_id: 'd9',
+      content_with_weight: 'walnut elsewhere',
+      vector: [1, 1],
+    });
     await index.upsert([...d1, ...d2, other]);
     expect(await opened.counts()).toEqual({ chunks: 6, vectors: 6 });
     expect(await index.countByDoc('d1')).toBe(3);
@@ -161,7 +177,9 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
   it('re-tokenizes a chunk on update and keeps its vector unless replaced', async () => {
     const a = chunk({ content_with_weight: 'original mango', vector: [1, 0] });
     await index.upsert([a, ...fillers(4)]);
-    expect(await index.update(a.id, { content_with_weight: 'edited papaya', important_kwd: ['tropical'] })).toBe(true);
+    expect(
+      await index.update(a.id, { content_with_weight: 'edited papaya', important_kwd: ['tropical'] }),
+    ).toBe(true);
     expect(await find(index, 'mango')).toEqual([]);
     expect(await find(index, 'papaya')).toEqual([a.id]);
     expect(await find(index, 'tropical')).toEqual([a.id]);
@@ -209,7 +227,11 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
       chunk({ content_with_weight: 't2', tag_kwd: ['red', 'Blue'] }),
       chunk({ kb_id: 'kb2', content_with_weight: 't3', tag_kwd: ['red'] }),
     ]);
-    expect(await index.tagCounts(['kb1'])).toEqual([['red', 2], ['Blue', 1], ['blue', 1]]);
+    expect(await index.tagCounts(['kb1'])).toEqual([
+      ['red', 2],
+      ['Blue', 1],
+      ['blue', 1],
+    ]);
     expect(await index.renameTag('kb1', 'red', 'crimson')).toBe(2);
     expect(await index.removeTags('kb1', ['blue', 'Blue'])).toBe(2);
     expect(await index.tagCounts(['kb1'])).toEqual([['crimson', 2]]);
@@ -218,12 +240,20 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
   });
 
   it('gives document frequencies from the index', async () => {
-    await index.upsert([chunk({ content_with_weight: 'fig fig date' }), chunk({ content_with_weight: 'fig' })]);
-    expect(await index.termStats(['fig', 'date', 'none'])).toEqual({ total: 2, df: { fig: 2, date: 1, none: 0 } });
+    await index.upsert([
+      chunk({ content_with_weight: 'fig fig date' }),
+      chunk({ content_with_weight: 'fig' }),
+    ]);
+    expect(await index.termStats(['fig', 'date', 'none'])).toEqual({
+      total: 2,
+      df: { fig: 2, date: 1, none: 0 },
+    });
   });
 
   it('selects candidates by the text only: the vector never adds a chunk (API.md §19.3.2)', async () => {
-    const tests = [1, 2, 3, 4].map((i) => chunk({ content_with_weight: `chunk test ${i}`, vector: [1, i, 0] }));
+    const tests = [1, 2, 3, 4].map((i) =>
+      chunk({ content_with_weight: `chunk test ${i}`, vector: [1, i, 0] }),
+    );
     const parsed = chunk({ content_with_weight: 'parsed paragraph without the word', vector: [1, 1, 0] });
     await index.upsert([...tests, parsed, ...fillers(6)]);
     const res = await ranked(index, 'chunk', [1, 1, 0]);
@@ -261,23 +291,41 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
     const b = chunk({ content_with_weight: 'onyx b', tag_feas: { news: 1 } });
     await index.upsert([a, b, ...fillers(6)]);
     const plan = (await planQuery('onyx', (t) => index.termStats(t)))!;
-    const req: SearchRequest = { filter: { kbIds: ['kb1'] }, text: plan.text, vector: null, offset: 0, limit: 10 };
+    const req: SearchRequest = {
+      filter: { kbIds: ['kb1'] },
+      text: plan.text,
+      vector: null,
+      offset: 0,
+      limit: 10,
+    };
     const bySport = await index.search({ ...req, tagWeights: { sport: 2 } });
     expect(bySport.hits.map((h) => h.chunk.id)).toEqual([a.id, b.id]);
-    expect(bySport.hits[0].engineScore).toBeCloseTo(10 + 0.05 * (bySport.hits[0].textScore / bySport.maxTextScore));
+    expect(bySport.hits[0].engineScore).toBeCloseTo(
+      10 + 0.05 * (bySport.hits[0].textScore / bySport.maxTextScore),
+    );
     await index.upsert([{ ...b, pagerank_fea: 20 }]);
     expect((await index.search({ ...req, tagWeights: { sport: 2 } })).hits[0].chunk.id).toBe(b.id);
   });
 
   it('pages the engine order and reports the matches of a window past the end', async () => {
-    await index.upsert(Array.from({ length: 7 }, (_, i) => chunk({ content_with_weight: `beryl ${'x '.repeat(i)}` })));
+    await index.upsert(
+      Array.from({ length: 7 }, (_, i) => chunk({ content_with_weight: `beryl ${'x '.repeat(i)}` })),
+    );
     await index.upsert(fillers(8));
     const plan = (await planQuery('beryl', (t) => index.termStats(t)))!;
-    const req: SearchRequest = { filter: { kbIds: ['kb1'] }, text: plan.text, vector: null, offset: 0, limit: 3 };
+    const req: SearchRequest = {
+      filter: { kbIds: ['kb1'] },
+      text: plan.text,
+      vector: null,
+      offset: 0,
+      limit: 3,
+    };
     const first = await index.search(req);
     const second = await index.search({ ...req, offset: 3 });
     expect(first.matched).toBe(7);
-    expect([...first.hits, ...second.hits].map((h) => h.chunk.id)).toEqual((await index.search({ ...req, limit: 6 })).hits.map((h) => h.chunk.id));
+    expect([...first.hits, ...second.hits].map((h) => h.chunk.id)).toEqual(
+      (await index.search({ ...req, limit: 6 })).hits.map((h) => h.chunk.id),
+    );
     const past = await index.search({ ...req, offset: 30 });
     expect(past).toEqual({ hits: [], matched: 7, maxTextScore: first.maxTextScore });
   });
@@ -289,7 +337,13 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
     // Seven phrases: a chunk must match two of them (30 %).
     expect(await find(index, '机器学习 人工智能 分支 首都 北京 中国 发展')).toEqual([both.id]);
     expect(await find(index, '机器学习')).toEqual([both.id, one.id].sort());
-    const listed = await listChunks(index, { kbId: 'kb1', docId: 'doc1', page: 1, size: 10, keywords: '人工智能' });
+    const listed = await listChunks(index, {
+      kbId: 'kb1',
+      docId: 'doc1',
+      page: 1,
+      size: 10,
+      keywords: '人工智能',
+    });
     expect(listed.total).toBe(1);
     expect(listed.chunks[0].content).toContain('<em>人工智能</em>');
   });
@@ -298,7 +352,11 @@ describe.each(adapters)('ChunkIndex contract: $name', (adapter) => {
     const a = chunk({ content_with_weight: 'tourmaline crystals form in granite', vector: [1, 0, 0] });
     const b = chunk({ content_with_weight: 'tourmaline is a boron silicate', vector: [0, 1, 0] });
     await index.upsert([a, b, ...fillers(6)]);
-    const keyword = await retrieve(index, { question: 'tourmaline granite', kbIds: ['kb1'], queryVector: null });
+    const keyword = await retrieve(index, {
+      question: 'tourmaline granite',
+      kbIds: ['kb1'],
+      queryVector: null,
+    });
     expect(keyword.chunks[0].chunk_id).toBe(a.id);
     const hybrid = await retrieve(index, { question: 'tourmaline', kbIds: ['kb1'], queryVector: [0, 1, 0] });
     expect(hybrid.chunks[0].chunk_id).toBe(b.id);
@@ -310,6 +368,7 @@ describe.runIf(pgBase)('SQLite and PostgreSQL return the same results', () => {
   let sqlite: OpenedIndex;
   let postgres: OpenedIndex;
   const corpus = contractCorpus();
+  const corpusIds = corpus.map((c) => c.id);
   beforeAll(async () => {
     [sqlite, postgres] = [await sqliteAdapter.open(), await pgAdapter.open()];
     for (const o of [sqlite, postgres]) {
@@ -322,7 +381,11 @@ describe.runIf(pgBase)('SQLite and PostgreSQL return the same results', () => {
     await postgres?.close();
   });
 
-  async function both<T>(a: ChunkIndex, b: ChunkIndex, fn: (index: ChunkIndex) => Promise<T>): Promise<[T, T]> {
+  async function both<T>(
+    a: ChunkIndex,
+    b: ChunkIndex,
+    fn: (index: ChunkIndex) => Promise<T>,
+  ): Promise<[T, T]> {
     return [await fn(a), await fn(b)];
   }
 
@@ -335,85 +398,17 @@ describe.runIf(pgBase)('SQLite and PostgreSQL return the same results', () => {
    */
   async function rebuiltSqlite(): Promise<OpenedIndex> {
     const pool = (postgres.index as PgChunkIndex).pool;
-    const ids = (await pool.query<{ id: string }>('SELECT id FROM lectern_chunk ORDER BY rid')).rows.map((r) => r.id);
+    const ids = (await pool.query<{ id: string }>('SELECT id FROM lectern_chunk ORDER BY rid')).rows.map(
+      (r) => r.id,
+    );
     const fresh = await sqliteAdapter.open();
     const records = await postgres.index.getMany(ids);
     for (let i = 0; i < records.length; i += 50) await fresh.index.upsert(records.slice(i, i + 50));
     return fresh;
   }
 
-  async function compareSearches(a: ChunkIndex, b: ChunkIndex, label: string): Promise<void> {
-    for (const [qi, question] of CONTRACT_QUESTIONS.entries()) {
-      const [pa, pb] = await both(a, b, (ix) => planQuery(question, (t) => ix.termStats(t)));
-      expect(pb, `${label}: plan of "${question}"`).toEqual(pa);
-      if (!pa || !pb) continue;
-      const base = { filter: { kbIds: ['kba', 'kbb'], available: 1 as const }, text: pa.text, vector: null, offset: 0, limit: 30 };
-      const requests: Array<[string, SearchRequest]> = [
-        ['bm25', base],
-        ['hybrid', { ...base, vector: { values: queryVector(qi), topK: 1024, floor: 0 } }],
-        ['hybrid top-5 floor', { ...base, vector: { values: queryVector(qi), topK: 5, floor: 0.3 } }],
-        ['hybrid bm25', { ...base, textScoring: 'bm25', vector: { values: queryVector(qi), topK: 50, floor: 0 } }],
-        ['presence page 2', { ...base, textScoring: 'presence', offset: 10, limit: 10 }],
-        ['past the end', { ...base, offset: 500 }],
-        ['doc filter', { ...base, filter: { kbIds: ['kba'], docIds: ['doc1', 'doc2'] } }],
-        ['disabled', { ...base, filter: { kbIds: ['kba', 'kbb'], available: 0 } }],
-        ['all with graph', { ...base, filter: { kbIds: ['kba', 'kbb'], includeGraph: true }, tagWeights: { alpha: 1, beta: 2 } }],
-        ['msm 0.3', { ...base, text: { ...pa.text, minimumShouldMatch: 0.3 } }],
-      ];
-      for (const [name, req] of requests) {
-        const [ra, rb] = await both(a, b, (ix) => ix.search(req));
-        expectSameResult(ra, rb, `${label}: "${question}" ${name}`);
-      }
-      for (const params of [{ size: 30 }, { size: 7, page: 2, vectorSimilarityWeight: 0.6 }]) {
-        for (const vec of [null, queryVector(qi)]) {
-          const input = { question, kbIds: ['kba', 'kbb'], queryVector: vec, ...params };
-          const [ra, rb] = await both(a, b, (ix) => retrieve(ix, input));
-          expect(rb.total, `${label}: retrieve "${question}" total`).toBe(ra.total);
-          expect(rb.candidates).toBe(ra.candidates);
-          expect(rb.doc_aggs).toEqual(ra.doc_aggs);
-          // Scores compared within rounding; the rest of each hit exactly.
-          const asHits = (r: typeof ra) =>
-            r.chunks.map(({ similarity, vector_similarity, term_similarity, text_similarity, ...rest }) => ({
-              chunk: { ...rest, id: rest.chunk_id, term: Number(term_similarity.toFixed(9)) } as never,
-              textScore: text_similarity,
-              cosine: vector_similarity,
-              engineScore: similarity,
-            }));
-          expectSameHits(asHits(ra), asHits(rb), `${label}: retrieve "${question}"`);
-        }
-      }
-      const [la, lb] = await both(a, b, (ix) => listChunks(ix, { kbId: 'kba', docId: 'doc0', page: 1, size: 50, keywords: question }));
-      expect(lb, `${label}: keyword listing "${question}"`).toEqual(la);
-    }
-  }
-
-  async function compareListings(a: OpenedIndex, b: OpenedIndex, label: string): Promise<void> {
-    for (const filter of [{ kbIds: ['kba'] }, { kbIds: ['kba', 'kbb'], available: 0 as const }, { kbIds: ['kbb'], docIds: ['doc4'], includeGraph: true }]) {
-      for (const order of ['position', 'newest'] as const) {
-        const [x, y] = await both(a.index, b.index, (ix) => ix.list(filter, order, 5, 40));
-        expect(y.total, `${label}: list total`).toBe(x.total);
-        expect(y.chunks, `${label}: list ${order} ${JSON.stringify(filter)}`).toEqual(x.chunks);
-      }
-    }
-    const docs = ['doc0', 'doc1', 'doc2', 'doc3', 'doc4', 'doc5'];
-    const [sa, sb] = await both(a.index, b.index, (ix) => ix.statsByDocs(docs));
-    expect(sb).toEqual(sa);
-    const [ta, tb] = await both(a.index, b.index, (ix) => ix.tagCounts(['kba', 'kbb']));
-    expect(tb).toEqual(ta);
-    const [da, db] = await both(a.index, b.index, (ix) =>
-      ix.termStats(['retrieval', 'engine', 'nebula', '人工', '人工智能', 'covid-19', 'none']),
-    );
-    expect(db).toEqual(da);
-    const ids = corpus.map((c) => c.id);
-    const [ga, gb] = await both(a.index, b.index, (ix) => ix.getMany(ids));
-    expect(gb.map((r) => ({ ...r, vector: r.vector?.map((x) => Number(x.toFixed(6))) ?? null }))).toEqual(
-      ga.map((r) => ({ ...r, vector: r.vector?.map((x) => Number(x.toFixed(6))) ?? null })),
-    );
-    expect(await b.counts()).toEqual(await a.counts());
-  }
-
   it('stores, lists and counts the same', async () => {
-    await compareListings(sqlite, postgres, 'loaded');
+    await compareListings(sqlite, postgres, 'loaded', corpusIds);
   });
 
   it('ranks every question the same in every mode', async () => {
@@ -428,7 +423,11 @@ describe.runIf(pgBase)('SQLite and PostgreSQL return the same results', () => {
 
   it('stays the same through edits, availability switches, tag edits and deletes', async () => {
     const edits: Array<(ix: ChunkIndex) => Promise<unknown>> = [
-      (ix) => ix.update(corpus[12].id, { content_with_weight: 'retrieval retrieval engine rewritten', important_kwd: ['quasar'] }),
+      (ix) =>
+        ix.update(corpus[12].id, {
+          content_with_weight: 'retrieval retrieval engine rewritten',
+          important_kwd: ['quasar'],
+        }),
       (ix) => ix.update(corpus[13].id, { vector: null, available_int: 0 }),
       (ix) => ix.setAvailableByDoc('doc3', 0),
       (ix) => ix.setAvailableByIds([corpus[3].id, corpus[27].id, corpus[9].id], 1),
@@ -436,24 +435,28 @@ describe.runIf(pgBase)('SQLite and PostgreSQL return the same results', () => {
       (ix) => ix.renameTag('kba', 'alpha', 'omega'),
       (ix) => ix.removeTags('kbb', ['beta']),
       (ix) => ix.setPagerank('kba', 1.5),
-      (ix) => ix.deleteByIds('kba', corpus.slice(40, 60).map((c) => c.id)),
+      (ix) =>
+        ix.deleteByIds(
+          'kba',
+          corpus.slice(40, 60).map((c) => c.id),
+        ),
       (ix) => ix.deleteByDoc('doc5'),
     ];
     for (const [i, edit] of edits.entries()) {
       const [a, b] = await both(sqlite.index, postgres.index, edit);
       expect(b, `edit ${i}`).toEqual(a);
     }
-    await compareListings(sqlite, postgres, 'edited');
+    await compareListings(sqlite, postgres, 'edited', corpusIds);
     let fresh = await rebuiltSqlite();
     try {
-      await compareListings(fresh, postgres, 'edited, rebuilt');
+      await compareListings(fresh, postgres, 'edited, rebuilt', corpusIds);
       await compareSearches(fresh.index, postgres.index, 'edited');
     } finally {
       await fresh.close();
     }
     const [ka, kb] = await both(sqlite.index, postgres.index, (ix) => ix.deleteByKb('kbb'));
     expect(kb).toBe(ka);
-    await compareListings(sqlite, postgres, 'KB deleted');
+    await compareListings(sqlite, postgres, 'KB deleted', corpusIds);
     fresh = await rebuiltSqlite();
     try {
       await compareSearches(fresh.index, postgres.index, 'KB deleted');

@@ -17,7 +17,9 @@ function fts5Terms(texts: string[]): string[][] {
   const insert = db.prepare('INSERT INTO t(rowid, x) VALUES (?, ?)');
   db.transaction(() => texts.forEach((text, i) => insert.run(i + 1, text)))();
   const out = texts.map(() => [] as string[]);
-  const rows = db.prepare('SELECT doc, term FROM v ORDER BY doc, offset').raw().all() as Array<[number, string]>;
+  const rows = db.prepare('SELECT doc, term FROM v ORDER BY doc, offset').raw().all() as Array<
+    [number, string]
+  >;
   for (const [doc, term] of rows) out[doc - 1].push(term);
   return out;
 }
@@ -40,7 +42,9 @@ describe('FTS5-compatible terms', () => {
       if (domain.test(String.fromCodePoint(cp))) cps.push(cp);
     }
     // Each character alone between spaces, and inside a word.
-    const terms = fts5Terms(cps.flatMap((cp) => [`q ${String.fromCodePoint(cp)} q`, `x${String.fromCodePoint(cp)}y`]));
+    const terms = fts5Terms(
+      cps.flatMap((cp) => [`q ${String.fromCodePoint(cp)} q`, `x${String.fromCodePoint(cp)}y`]),
+    );
     const separators: number[] = [];
     const continuations: number[] = [];
     const folds: Array<[number, string]> = [];
@@ -53,8 +57,16 @@ describe('FTS5-compatible terms', () => {
       const folded = inside[0].slice(1, -1);
       if (folded !== ch && ch.toLowerCase() === ch) folds.push([cp, folded]);
     });
-    const measured = { SEPARATOR_RANGES: toRanges(separators), CONTINUATION_RANGES: toRanges(continuations), FOLDS: folds };
-    const table = { SEPARATOR_RANGES: [...SEPARATOR_RANGES], CONTINUATION_RANGES: [...CONTINUATION_RANGES], FOLDS: FOLDS.map(([c, f]) => [c, f]) };
+    const measured = {
+      SEPARATOR_RANGES: toRanges(separators),
+      CONTINUATION_RANGES: toRanges(continuations),
+      FOLDS: folds,
+    };
+    const table = {
+      SEPARATOR_RANGES: [...SEPARATOR_RANGES],
+      CONTINUATION_RANGES: [...CONTINUATION_RANGES],
+      FOLDS: FOLDS.map(([c, f]) => [c, f]),
+    };
     expect(table, `fts-chars.ts is out of date; measured: ${JSON.stringify(measured)}`).toEqual(measured);
   });
 
@@ -69,7 +81,12 @@ describe('FTS5-compatible terms', () => {
     ];
     for (const text of texts) {
       const fields = columnTexts(
-        tokenFields({ docnm_kwd: text, content_with_weight: text, important_kwd: [text], question_kwd: [text] }),
+        tokenFields({
+          docnm_kwd: text,
+          content_with_weight: text,
+          important_kwd: [text],
+          question_kwd: [text],
+        }),
       );
       const expected = fts5Terms(fields);
       expect(fields.map((f) => ftsTerms(f))).toEqual(expected);

@@ -105,7 +105,8 @@ export function clauseSelect(
 ): string {
   const q = p.add(pc.query, 'tsquery');
   const where = `${filter} AND ${matchSql(q)}${rare ? ` AND ${matchSql(rare)}` : ''}`;
-  if (!bm25) return `SELECT rid, ${p.add(pc.boost, 'float8')} AS s, ${group} AS g FROM lectern_chunk WHERE ${where}`;
+  if (!bm25)
+    return `SELECT rid, ${p.add(pc.boost, 'float8')} AS s, ${group} AS g FROM lectern_chunk WHERE ${where}`;
   const idf = idfSql(bm25.rows, p.add(pc.hits![0], 'bigint'));
   return (
     `SELECT rid, ${p.add(pc.boost, 'float8')} * ${bm25TermSql(idf, 'f', bm25.avgdl)} AS s, ${group} AS g` +
@@ -154,7 +155,10 @@ export async function nearRows(
     ` WHERE ${filter} AND c.${col} @@ ${a} AND u.lexeme = ANY(${t})`;
   const res = await pool.query<PositionRow>(`${select('tsv', 0)} UNION ALL ${select('tsv_sm', 1)}`, p.values);
   // Per row and tsvector: positions per term and the label at each position.
-  const spaces = new Map<string, { rid: number; dl: number; sp: number; byTerm: Map<string, number[]>; labels: Map<number, string> }>();
+  const spaces = new Map<
+    string,
+    { rid: number; dl: number; sp: number; byTerm: Map<string, number[]>; labels: Map<number, string> }
+  >();
   for (const r of res.rows) {
     const key = `${r.rid}:${r.sp}`;
     let s = spaces.get(key);

@@ -22,6 +22,7 @@ import { columnTexts, rowToRecord, type ChunkRow } from './sqlite-schema.js';
 import type { Tokenizer } from './tokenize-pool.js';
 import { ftsTerms } from './fts-terms.js';
 import { ensureSchema, ensureVecTable, existingVecDims, RECORD_COLUMNS, vecTableName } from './pg-schema.js';
+import { setAvailableWhere } from './pg-availability.js';
 import { executePgSearch } from './pg-search.js';
 import { PgStats } from './pg-stats.js';
 import { parseVector } from './pg-vectors.js';
@@ -30,17 +31,17 @@ import {
   addTotals,
   deleteVectors,
   ensureSlots,
-  allocate,
   inTransaction,
   preallocate,
   prepareRow,
-  slotOfRid,
   writeRows,
   type Exec,
   type PreparedRow,
   type WriteEnv,
 } from './pg-write.js';
 
+/** Reading order of a document's chunks (the SQLite index's `chunk_doc_pos` index). */
+const POSITION_ORDER = 'page0, top0, create_time DESC, rid';
 /** Fewer records than this are tokenized inline (as the SQLite index decides). */
 const OFFLOAD_MIN_RECORDS = 16;
 /** How often a search may look for a vector table another process created. */
@@ -66,7 +67,9 @@ function fieldSource(r: ChunkRecord): FieldSource {
 /** int8 as numbers: row ids and counts stay below 2⁵³. */
 const TYPES = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PgIndexOptions {
@@ -91,10 +94,16 @@ export class PgChunkIndex implements ChunkIndex {
   }
 
   /** Opens (creating when needed) the index in the database at `url`; fails when pgvector is missing. */
-  static async open(url: string, tokenizer: Tokenizer | null = null, opts: PgIndexOptions = {}): Promise<PgChunkIndex> {
+  static async open(
+    url: string,
+    tokenizer: Tokenizer | null = null,
+    opts: PgIndexOptions = {},
+  ): Promise<PgChunkIndex> {
     const pool = new pg.Pool({ connectionString: url, max: opts.maxConnections ?? 8, types: TYPES });
     // An idle connection the server ends is an 'error' event; without a listener Node would exit.
-    pool.on('error', (err) => console.warn(`chunk index: PostgreSQL closed an idle connection: ${err.message}`));
+    pool.on('error', (err) =>
+      console.warn(`chunk index: PostgreSQL closed an idle connection: ${err.message}`),
+    );
     try {
       await ensureSchema(pool);
       const index = new PgChunkIndex(pool, tokenizer);
@@ -139,7 +148,11 @@ export class PgChunkIndex implements ChunkIndex {
   async upsert(records: ChunkRecord[]): Promise<void> {
     if (records.length === 0) return;
     const rows = await this.prepare(records);
-    await ensureSlots(this.pool, this.slots, rows.map((r) => r.record.kb_id));
+    await ensureSlots(
+      this.pool,
+      this.slots,
+      rows.map((r) => r.record.kb_id),
+    );
     await this.ensureVecDims(rows.map((r) => r.vecDim));
     const reserved = await preallocate(this.env, rows);
     await inTransaction(this.pool, (c) => writeRows(c, this.env, rows, reserved));
@@ -148,7 +161,8 @@ export class PgChunkIndex implements ChunkIndex {
 
   private async withVectors(rows: ChunkRow[], exec: Exec = this.pool): Promise<ChunkRecord[]> {
     const byDim = new Map<number, number[]>();
-    for (const r of rows) if (r.vec_dim > 0) byDim.set(r.vec_dim, [...(byDim.get(r.vec_dim) ?? []), Number(r.rid)]);
+    for (const r of rows)
+      if (r.vec_dim > 0) byDim.set(r.vec_dim, [...(byDim.get(r.vec_dim) ?? []), Number(r.rid)]);
     const vectors = new Map<number, number[]>();
     for (const [dim, rids] of byDim) {
       const res = await exec.query<{ rid: number; e: string }>(
@@ -161,15 +175,18 @@ export class PgChunkIndex implements ChunkIndex {
   }
 
   async get(chunkId: string): Promise<ChunkRecord | null> {
-    const res = await this.pool.query<ChunkRow>(`SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE id = $1`, [chunkId]);
+    const res = await this.pool.query<ChunkRow>(`SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE id = $1`, [
+      chunkId,
+    ]);
     return res.rows.length > 0 ? (await this.withVectors(res.rows))[0] : null;
   }
 
   async getMany(chunkIds: string[]): Promise<ChunkRecord[]> {
     if (chunkIds.length === 0) return [];
-    const res = await this.pool.query<ChunkRow>(`SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE id = ANY($1::text[])`, [
-      chunkIds,
-    ]);
+    const res = await this.pool.query<ChunkRow>(
+      `SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE id = ANY($1::text[])`,
+      [chunkIds],
+    );
     const byId = new Map((await this.withVectors(res.rows)).map((r) => [r.id, r]));
     return chunkIds.flatMap((id) => {
       const r = byId.get(id);
@@ -192,13 +209,18 @@ export class PgChunkIndex implements ChunkIndex {
 
   /** Deletes the documents' chunks inside the caller's transaction (its document rows go in the same one). */
   deleteDocsWith(exec: Exec, docIds: string[]): Promise<number> {
-    return docIds.length === 0 ? Promise.resolve(0) : this.deleteWith(exec, 'doc_id = ANY($1::text[])', [docIds]);
+    return docIds.length === 0
+      ? Promise.resolve(0)
+      : this.deleteWith(exec, 'doc_id = ANY($1::text[])', [docIds]);
   }
 
   /** Deletes a KB's chunks and its partition counters inside the caller's transaction. */
   async deleteKbWith(exec: Exec, kbId: string): Promise<number> {
     const n = await this.deleteWith(exec, 'kb_id = $1', [kbId]);
-    const slot = await exec.query<{ slot: number }>('DELETE FROM lectern_chunk_kb WHERE kb_id = $1 RETURNING slot', [kbId]);
+    const slot = await exec.query<{ slot: number }>(
+      'DELETE FROM lectern_chunk_kb WHERE kb_id = $1 RETURNING slot',
+      [kbId],
+    );
     for (const s of slot.rows) await exec.query('DELETE FROM lectern_chunk_seq WHERE slot = $1', [s.slot]);
     this.slots.delete(kbId);
     return n;
@@ -206,7 +228,9 @@ export class PgChunkIndex implements ChunkIndex {
 
   async deleteByIds(kbId: string, chunkIds: string[]): Promise<number> {
     if (chunkIds.length === 0) return 0;
-    return inTransaction(this.pool, (c) => this.deleteWith(c, 'kb_id = $1 AND id = ANY($2::text[])', [kbId, chunkIds]));
+    return inTransaction(this.pool, (c) =>
+      this.deleteWith(c, 'kb_id = $1 AND id = ANY($2::text[])', [kbId, chunkIds]),
+    );
   }
 
   async deleteByDoc(docId: string): Promise<number> {
@@ -218,7 +242,10 @@ export class PgChunkIndex implements ChunkIndex {
   }
 
   async countByDoc(docId: string): Promise<number> {
-    const res = await this.pool.query<{ n: number }>('SELECT COUNT(*) AS n FROM lectern_chunk WHERE doc_id = $1', [docId]);
+    const res = await this.pool.query<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM lectern_chunk WHERE doc_id = $1',
+      [docId],
+    );
     return Number(res.rows[0].n);
   }
 
@@ -242,12 +269,17 @@ export class PgChunkIndex implements ChunkIndex {
     if (filter.kbIds.length === 0) return { total: 0, chunks: [] };
     const params: unknown[] = [filter.kbIds];
     const where = ['kb_id = ANY($1::text[])'];
-    if (filter.docIds && filter.docIds.length > 0) where.push(`doc_id = ANY($${params.push(filter.docIds)}::text[])`);
-    if (filter.available === 0 || filter.available === 1) where.push(`available_int = $${params.push(filter.available)}`);
+    if (filter.docIds && filter.docIds.length > 0)
+      where.push(`doc_id = ANY($${params.push(filter.docIds)}::text[])`);
+    if (filter.available === 0 || filter.available === 1)
+      where.push(`available_int = $${params.push(filter.available)}`);
     if (!filter.includeGraph) where.push('knowledge_graph_kwd IS NULL');
     const w = where.join(' AND ');
-    const total = await this.pool.query<{ n: number }>(`SELECT COUNT(*) AS n FROM lectern_chunk WHERE ${w}`, params);
-    const orderBy = order === 'newest' ? 'create_time DESC, rid DESC' : 'page0, top0, create_time DESC, rid';
+    const total = await this.pool.query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM lectern_chunk WHERE ${w}`,
+      params,
+    );
+    const orderBy = order === 'newest' ? 'create_time DESC, rid DESC' : POSITION_ORDER;
     const rows = await this.pool.query<ChunkRow>(
       `SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE ${w} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, Math.max(0, Math.trunc(limit)), Math.max(0, Math.trunc(offset))],
@@ -256,13 +288,19 @@ export class PgChunkIndex implements ChunkIndex {
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
-    return executePgSearch({ pool: this.pool, stats: this.stats, vecTable: (dim) => this.vecTable(dim) }, req);
+    return executePgSearch(
+      { pool: this.pool, stats: this.stats, vecTable: (dim) => this.vecTable(dim) },
+      req,
+    );
   }
 
   async termStats(tokens: string[]): Promise<TermStats> {
     const { rows: total } = await this.stats.totals();
     const unique = [...new Set(tokens)];
-    const counts = await this.stats.documentFrequencies(unique.map((t) => ftsTerms(t)), total);
+    const counts = await this.stats.documentFrequencies(
+      unique.map((t) => ftsTerms(t)),
+      total,
+    );
     const df: Record<string, number> = {};
     unique.forEach((t, i) => (df[t] = counts[i]));
     return { total, df };
@@ -271,12 +309,15 @@ export class PgChunkIndex implements ChunkIndex {
   async update(chunkId: string, patch: ChunkPatch): Promise<boolean> {
     if (patch.vector) await this.ensureVecDims([patch.vector.length]);
     const done = await inTransaction(this.pool, async (c) => {
-      const res = await c.query<ChunkRow>(`SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE id = $1 FOR UPDATE`, [
-        chunkId,
-      ]);
+      const res = await c.query<ChunkRow>(
+        `SELECT ${RECORD_COLUMNS} FROM lectern_chunk WHERE id = $1 FOR UPDATE`,
+        [chunkId],
+      );
       if (res.rows.length === 0) return false;
       const current =
-        patch.vector === undefined ? (await this.withVectors(res.rows, c))[0] : rowToRecord(res.rows[0], null);
+        patch.vector === undefined
+          ? (await this.withVectors(res.rows, c))[0]
+          : rowToRecord(res.rows[0], null);
       const next: ChunkRecord = { ...current };
       for (const [k, v] of Object.entries(patch))
         if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
@@ -289,61 +330,27 @@ export class PgChunkIndex implements ChunkIndex {
     return done;
   }
 
-  /**
-   * Enables/disables chunks. Availability is part of the row id (partition kind), so a changed row
-   * takes the next id of its new partition, in the order the SQLite index visits them.
-   */
-  private async setAvailableWhere(where: string, order: string, params: unknown[], available: number): Promise<number> {
-    const value = available ? 1 : 0;
-    return inTransaction(this.pool, async (c) => {
-      const res = await c.query<{ rid: number; available_int: number; knowledge_graph_kwd: string | null; vec_dim: number }>(
-        `SELECT rid, available_int, knowledge_graph_kwd, vec_dim FROM lectern_chunk WHERE ${where} ORDER BY ${order} FOR UPDATE`,
-        params,
-      );
-      const moving = res.rows.filter((r) => Number(r.available_int) !== value);
-      const kindOf = (graph: string | null) => (graph ? (value ? 3 : 0) : value ? 2 : 1);
-      const needs = new Map<number, number>();
-      for (const r of moving) {
-        const key = slotOfRid(Number(r.rid)) * 4 + kindOf(r.knowledge_graph_kwd);
-        needs.set(key, (needs.get(key) ?? 0) + 1);
-      }
-      const fresh = await allocate(c, needs);
-      const from: number[] = [];
-      const to: number[] = [];
-      const kinds: number[] = [];
-      for (const r of moving) {
-        const key = slotOfRid(Number(r.rid)) * 4 + kindOf(r.knowledge_graph_kwd);
-        from.push(Number(r.rid));
-        to.push(fresh.get(key)!.shift()!);
-        kinds.push(key % 4);
-      }
-      if (from.length > 0) {
-        await c.query(
-          'UPDATE lectern_chunk c SET rid = u.to_rid, available_int = $4, kind = u.kind ' +
-            'FROM unnest($1::int8[], $2::int8[], $3::int2[]) AS u(from_rid, to_rid, kind) WHERE c.rid = u.from_rid',
-          [from, to, kinds, value],
-        );
-        for (const dim of new Set(moving.map((r) => Number(r.vec_dim)).filter((d) => d > 0)))
-          await c.query(
-            `UPDATE ${vecTableName(dim)} v SET rid = u.to_rid FROM unnest($1::int8[], $2::int8[]) AS u(from_rid, to_rid) WHERE v.rid = u.from_rid`,
-            [from, to],
-          );
-      }
-      this.stats.noteWrites(res.rows.length);
-      return res.rows.length;
-    });
-  }
-
   async setAvailableByIds(chunkIds: string[], available: number, docId?: string): Promise<number> {
     if (chunkIds.length === 0) return 0;
-    if (docId)
-      return this.setAvailableWhere('id = ANY($1::text[]) AND doc_id = $2', 'page0, top0, create_time DESC, rid', [chunkIds, docId], available);
-    // SQLite walks the id list through its unique index: in id order.
-    return this.setAvailableWhere('id = ANY($1::text[])', 'id COLLATE "C"', [chunkIds], available);
+    // The SQLite index walks an id list through the document's position index when a document is
+    // given, else through its unique id index: in id order.
+    const n = docId
+      ? await setAvailableWhere(
+          this.pool,
+          'id = ANY($1::text[]) AND doc_id = $2',
+          POSITION_ORDER,
+          [chunkIds, docId],
+          available,
+        )
+      : await setAvailableWhere(this.pool, 'id = ANY($1::text[])', 'id COLLATE "C"', [chunkIds], available);
+    this.stats.noteWrites(n);
+    return n;
   }
 
   async setAvailableByDoc(docId: string, available: number): Promise<number> {
-    return this.setAvailableWhere('doc_id = $1', 'page0, top0, create_time DESC, rid', [docId], available);
+    const n = await setAvailableWhere(this.pool, 'doc_id = $1', POSITION_ORDER, [docId], available);
+    this.stats.noteWrites(n);
+    return n;
   }
 
   tagCounts(kbIds: string[]): Promise<Array<[string, number]>> {
@@ -360,7 +367,10 @@ export class PgChunkIndex implements ChunkIndex {
   }
 
   async setPagerank(kbId: string, pagerank: number): Promise<number> {
-    const res = await this.pool.query('UPDATE lectern_chunk SET pagerank_fea = $1 WHERE kb_id = $2', [pagerank, kbId]);
+    const res = await this.pool.query('UPDATE lectern_chunk SET pagerank_fea = $1 WHERE kb_id = $2', [
+      pagerank,
+      kbId,
+    ]);
     return res.rowCount ?? 0;
   }
 
@@ -374,7 +384,8 @@ export class PgChunkIndex implements ChunkIndex {
   async rowCounts(): Promise<{ chunks: number; vectors: number }> {
     const one = async (sql: string) => Number((await this.pool.query<{ n: number }>(sql)).rows[0].n);
     let vectors = 0;
-    for (const d of await existingVecDims(this.pool)) vectors += await one(`SELECT COUNT(*) AS n FROM ${vecTableName(d)}`);
+    for (const d of await existingVecDims(this.pool))
+      vectors += await one(`SELECT COUNT(*) AS n FROM ${vecTableName(d)}`);
     return { chunks: await one('SELECT COUNT(*) AS n FROM lectern_chunk'), vectors };
   }
 
@@ -384,11 +395,14 @@ export class PgChunkIndex implements ChunkIndex {
     const size = await this.pool.query<{ b: number }>(
       "SELECT COALESCE(SUM(pg_total_relation_size(oid)), 0)::int8 AS b FROM pg_class WHERE relkind = 'r' AND relname LIKE 'lectern\\_chunk%'",
     );
-    return { chunks: totals.rows, vector_dims: await existingVecDims(this.pool), bytes: Number(size.rows[0].b) };
+    return {
+      chunks: totals.rows,
+      vector_dims: await existingVecDims(this.pool),
+      bytes: Number(size.rows[0].b),
+    };
   }
 
   async close(): Promise<void> {
     await this.pool.end();
   }
 }
-

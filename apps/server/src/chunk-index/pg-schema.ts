@@ -108,7 +108,8 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
     if (installed.rowCount === 0) {
       const database = String((await client.query('SELECT current_database() AS d')).rows[0].d);
       const available = await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-      if (available.rowCount === 0) throw new PgvectorMissingError(database, 'it is not installed on the server');
+      if (available.rowCount === 0)
+        throw new PgvectorMissingError(database, 'it is not installed on the server');
       try {
         await client.query('CREATE EXTENSION IF NOT EXISTS vector');
       } catch (err) {
@@ -141,7 +142,8 @@ export function vecTableName(dim: number): string {
 /** Creates the vector table of a dimension (outside any write transaction: DDL races otherwise). */
 export async function ensureVecTable(pool: pg.Pool, dim: number): Promise<void> {
   const table = vecTableName(dim);
-  if (dim > MAX_VECTOR_DIM) throw new Error(`pgvector stores at most ${MAX_VECTOR_DIM} dimensions, not ${dim}`);
+  if (dim > MAX_VECTOR_DIM)
+    throw new Error(`pgvector stores at most ${MAX_VECTOR_DIM} dimensions, not ${dim}`);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

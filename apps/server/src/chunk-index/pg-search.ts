@@ -104,7 +104,9 @@ function buildSearch(
 ): { sql: string; params: unknown[] } {
   const p = new Params();
   const filter = searchFilter(p, req.filter);
-  const bm25 = prep.bm25 ? { rows: p.add(prep.bm25.rows, 'bigint'), avgdl: p.add(prep.bm25.avgdl, 'float8') } : null;
+  const bm25 = prep.bm25
+    ? { rows: p.add(prep.bm25.rows, 'bigint'), avgdl: p.add(prep.bm25.avgdl, 'float8') }
+    : null;
   const rareQuery = split ? anyOfClauses(split.rare) : null;
   const rare = rareQuery ? p.add(rareQuery, 'tsquery') : null;
   const parts: string[] = [];
@@ -132,7 +134,8 @@ function buildSearch(
     const n = Math.max(VECTOR_CANDIDATES_PER_K * Math.trunc(vector.topK), req.offset + req.limit);
     sql += `, c AS (SELECT rid, ts, MAX(ts) OVER () AS mx, COUNT(*) OVER () AS matched FROM m ORDER BY ts DESC, rid LIMIT ${p.add(n, 'bigint')})`;
     sql += `, v AS (SELECT c.rid, c.ts, c.mx, c.matched, 1 - (e.embedding <=> ${p.add(vectorText(vector.values), 'vector')}) AS cos FROM c LEFT JOIN ${vecTable} e ON e.rid = c.rid)`;
-    sql += ', r AS (SELECT rid, ts, cos, ROW_NUMBER() OVER (ORDER BY cos DESC NULLS LAST) AS rn, mx, matched FROM v)';
+    sql +=
+      ', r AS (SELECT rid, ts, cos, ROW_NUMBER() OVER (ORDER BY cos DESC NULLS LAST) AS rn, mx, matched FROM v)';
   } else {
     sql +=
       ', r AS (SELECT rid, ts, NULL::float8 AS cos, 0 AS rn, MAX(ts) OVER () AS mx, COUNT(*) OVER () AS matched FROM m)';
@@ -166,9 +169,10 @@ function buildSearch(
 }
 
 async function hasRankFeatures(pool: pg.Pool, kbIds: string[]): Promise<boolean> {
-  const res = await pool.query('SELECT 1 FROM lectern_chunk WHERE kb_id = ANY($1::text[]) AND pagerank_fea <> 0 LIMIT 1', [
-    kbIds,
-  ]);
+  const res = await pool.query(
+    'SELECT 1 FROM lectern_chunk WHERE kb_id = ANY($1::text[]) AND pagerank_fea <> 0 LIMIT 1',
+    [kbIds],
+  );
   return (res.rowCount ?? 0) > 0;
 }
 
@@ -241,4 +245,3 @@ export async function executePgSearch(env: PgSearchEnv, req: SearchRequest): Pro
   });
   return { hits, matched: Number(rows[0].matched), maxTextScore: rows[0].mx };
 }
-

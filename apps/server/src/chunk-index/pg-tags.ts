@@ -6,7 +6,8 @@
 import type pg from 'pg';
 import { inTransaction } from './pg-write.js';
 
-const TAGS = "jsonb_array_elements_text(CASE WHEN jsonb_typeof(tag_kwd::jsonb) = 'array' THEN tag_kwd::jsonb ELSE '[]'::jsonb END)";
+const TAGS =
+  "jsonb_array_elements_text(CASE WHEN jsonb_typeof(tag_kwd::jsonb) = 'array' THEN tag_kwd::jsonb ELSE '[]'::jsonb END)";
 
 export class PgTags {
   constructor(private readonly pool: pg.Pool) {}
@@ -32,7 +33,10 @@ export class PgTags {
       if (res.rows.length === 0) return 0;
       await c.query(
         'UPDATE lectern_chunk c SET tag_kwd = u.tags FROM unnest($1::int8[], $2::text[]) AS u(rid, tags) WHERE c.rid = u.rid',
-        [res.rows.map((r) => r.rid), res.rows.map((r) => JSON.stringify(edit(JSON.parse(r.tag_kwd) as string[])))],
+        [
+          res.rows.map((r) => r.rid),
+          res.rows.map((r) => JSON.stringify(edit(JSON.parse(r.tag_kwd) as string[]))),
+        ],
       );
       return res.rows.length;
     });

@@ -18,5 +18,5 @@ export function vectorText(v: number[]): string {
 /** pgvector text → numbers. */
 export function parseVector(text: string): number[] {
   const inner = text.trim().slice(1, -1);
-  return inner ? inner.split(",").map((x) => Math.fround(Number(x))) : [];
+  return inner ? inner.split(',').map((x) => Math.fround(Number(x))) : [];
 }

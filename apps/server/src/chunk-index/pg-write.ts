@@ -84,7 +84,7 @@ const INSERT_SQL =
 
 /** PostgreSQL text cannot hold NUL characters (SQLite can): they are dropped. */
 function pgText(v: unknown): unknown {
-  return typeof v === 'string' && v.includes('\u0000') ? v.replace(/\u0000/g, '') : v;
+  return typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v;
 }
 
 export function prepareRow(record: ChunkRecord, columnTexts: string[]): PreparedRow {
@@ -130,7 +130,9 @@ export async function ensureSlots(exec: Exec, slots: Map<string, number>, kbIds:
       "INSERT INTO lectern_chunk_kb(kb_id, slot) VALUES ($1, nextval('lectern_chunk_kb_slot')) ON CONFLICT (kb_id) DO NOTHING",
       [kb],
     );
-    const res = await exec.query<{ slot: number }>('SELECT slot FROM lectern_chunk_kb WHERE kb_id = $1', [kb]);
+    const res = await exec.query<{ slot: number }>('SELECT slot FROM lectern_chunk_kb WHERE kb_id = $1', [
+      kb,
+    ]);
     const slot = Number(res.rows[0].slot);
     if (slot > MAX_SLOT) throw new Error('chunk index: no free knowledge-base slot');
     slots.set(kb, slot);
@@ -153,7 +155,10 @@ export async function allocate(exec: Exec, needs: Map<number, number>): Promise<
     const end = Number(r.next_seq);
     if (end > SEQ_BITS) throw new Error('chunk index: knowledge base partition is full');
     const base = ridBase(Number(r.slot), Number(r.kind));
-    out.set(key, Array.from({ length: n }, (_, i) => base + end - n + i));
+    out.set(
+      key,
+      Array.from({ length: n }, (_, i) => base + end - n + i),
+    );
   }
   return out;
 }
@@ -174,7 +179,8 @@ type Decision = { keep: number } | { take: number } | { same: number };
  */
 function plan(rows: PreparedRow[], existing: Map<string, number>, slots: Map<string, number>) {
   const current = new Map<string, { key: number; at: Decision }>();
-  for (const [id, rid] of existing) current.set(id, { key: slotOfRid(rid) * 4 + kindOfRid(rid), at: { keep: rid } });
+  for (const [id, rid] of existing)
+    current.set(id, { key: slotOfRid(rid) * 4 + kindOfRid(rid), at: { keep: rid } });
   const decisions: Decision[] = [];
   const needs = new Map<number, number>();
   rows.forEach((row, i) => {
@@ -193,7 +199,10 @@ function plan(rows: PreparedRow[], existing: Map<string, number>, slots: Map<str
 }
 
 /** Deletes the vector rows of deleted chunk rows (a row with vec_dim > 0 had its table created first). */
-export async function deleteVectors(exec: Exec, rows: Array<{ rid: number; vec_dim: number }>): Promise<void> {
+export async function deleteVectors(
+  exec: Exec,
+  rows: Array<{ rid: number; vec_dim: number }>,
+): Promise<void> {
   const byDim = new Map<number, number[]>();
   for (const r of rows) if (r.vec_dim > 0) byDim.set(r.vec_dim, [...(byDim.get(r.vec_dim) ?? []), r.rid]);
   for (const [dim, rids] of byDim)
@@ -209,11 +218,10 @@ async function deleteRows(exec: Exec, rows: Existing[]): Promise<void> {
 
 export async function addTotals(exec: Exec, rows: number, tokens: number): Promise<void> {
   if (rows === 0 && tokens === 0) return;
-  await exec.query('UPDATE lectern_chunk_totals SET rows = rows + $1, tokens = tokens + $2 WHERE shard = $3', [
-    rows,
-    tokens,
-    Math.floor(Math.random() * TOTAL_SHARDS),
-  ]);
+  await exec.query(
+    'UPDATE lectern_chunk_totals SET rows = rows + $1, tokens = tokens + $2 WHERE shard = $3',
+    [rows, tokens, Math.floor(Math.random() * TOTAL_SHARDS)],
+  );
 }
 
 /** Pre-allocated ids of an upsert (taken before its transaction). */
@@ -237,7 +245,12 @@ export async function writeRows(
     'SELECT id, rid, vec_dim, dl FROM lectern_chunk WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
     [[...new Set(rows.map((r) => r.record.id))]],
   );
-  const existing = found.rows.map((r) => ({ ...r, rid: Number(r.rid), vec_dim: Number(r.vec_dim), dl: Number(r.dl) }));
+  const existing = found.rows.map((r) => ({
+    ...r,
+    rid: Number(r.rid),
+    vec_dim: Number(r.vec_dim),
+    dl: Number(r.dl),
+  }));
   const { decisions, needs } = plan(rows, new Map(existing.map((e) => [e.id, e.rid])), env.slots);
   // Ids reserved before the transaction first, the shortfall (a concurrent change) taken now.
   const shortfall = new Map<number, number>();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect } from 'vitest';
-import type { ChunkIndex, ChunkRecord, SearchHit, SearchResult } from './chunk-index.js';
+import type { ChunkIndex, ChunkRecord } from './chunk-index.js';
 import { SqliteChunkIndex } from './sqlite-index.js';
 import { PgChunkIndex } from './pg-index.js';
 
@@ -89,10 +89,46 @@ export function postgresAdapter(url: () => string): Adapter {
 }
 
 const ENGLISH = [
-  'retrieval', 'index', 'vector', 'ranking', 'engine', 'query', 'document', 'chunk', 'search', 'model',
-  'harbor', 'violin', 'granite', 'meadow', 'lantern', 'copper', 'orchard', 'glacier', 'saddle', 'thimble',
-  'quasar', 'nebula', 'falcon', 'walnut', 'cedar', 'plum', 'kiwi', 'quince', 'papaya', 'mango',
-  'running', 'runs', 'studies', 'studying', 'covid-19', 'v2.5', 'C++', 'e-mail', 'naïve', 'café',
+  'retrieval',
+  'index',
+  'vector',
+  'ranking',
+  'engine',
+  'query',
+  'document',
+  'chunk',
+  'search',
+  'model',
+  'harbor',
+  'violin',
+  'granite',
+  'meadow',
+  'lantern',
+  'copper',
+  'orchard',
+  'glacier',
+  'saddle',
+  'thimble',
+  'quasar',
+  'nebula',
+  'falcon',
+  'walnut',
+  'cedar',
+  'plum',
+  'kiwi',
+  'quince',
+  'papaya',
+  'mango',
+  'running',
+  'runs',
+  'studies',
+  'studying',
+  'covid-19',
+  'v2.5',
+  'C++',
+  'e-mail',
+  'naïve',
+  'café',
 ];
 const CHINESE = [
   '人工智能正在改变世界',
@@ -103,7 +139,14 @@ const CHINESE = [
   '向量检索与全文检索结合',
   '知识图谱用于推理',
 ];
-const TITLES = ['Engine Manual.pdf', 'Orchard notes.docx', '人工智能报告.pdf', 'glacier survey.txt', 'misc.md', 'vector guide.html'];
+const TITLES = [
+  'Engine Manual.pdf',
+  'Orchard notes.docx',
+  '人工智能报告.pdf',
+  'glacier survey.txt',
+  'misc.md',
+  'vector guide.html',
+];
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -128,8 +171,13 @@ export function contractCorpus(seed = 7): ChunkRecord[] {
     const doc = i % 6;
     const kb = doc < 4 ? 'kba' : 'kbb';
     const cjk = doc === 2 || i % 11 === 0;
-    const words = Array.from({ length: 6 + Math.floor(rnd() * 30) }, () => ENGLISH[zipf(rnd, ENGLISH.length)]);
-    const text = cjk ? `${CHINESE[i % CHINESE.length]}，${CHINESE[(i * 3) % CHINESE.length]} ${words.slice(0, 4).join(' ')}` : words.join(' ');
+    const words = Array.from(
+      { length: 6 + Math.floor(rnd() * 30) },
+      () => ENGLISH[zipf(rnd, ENGLISH.length)],
+    );
+    const text = cjk
+      ? `${CHINESE[i % CHINESE.length]}，${CHINESE[(i * 3) % CHINESE.length]} ${words.slice(0, 4).join(' ')}`
+      : words.join(' ');
     const tags = i % 5 === 0 ? ['alpha', i % 2 ? 'beta' : 'Gamma'] : [];
     out.push({
       id: `k${i.toString(16).padStart(15, '0')}`,
@@ -182,41 +230,3 @@ export const CONTRACT_QUESTIONS = [
 ];
 
 export const queryVector = (i: number) => Array.from({ length: 8 }, (_, d) => Math.cos(i * 0.9 + d * 0.6));
-
-const TOL = 1e-6;
-const close = (a: number, b: number) => Math.abs(a - b) <= TOL * Math.max(1, Math.abs(a), Math.abs(b));
-
-/**
- * Same result within ties: same totals, and position by position the same scores; rows whose engine
- * scores are equal may come in either order, so ids are compared as sets per run of equal scores (all
- * but the last run, which the window may cut).
- */
-export function expectSameResult(a: SearchResult, b: SearchResult, label: string): void {
-  expect(b.matched, `${label}: matched`).toBe(a.matched);
-  expect(close(a.maxTextScore, b.maxTextScore), `${label}: max text ${a.maxTextScore} vs ${b.maxTextScore}`).toBe(true);
-  expectSameHits(a.hits, b.hits, label);
-}
-
-export function expectSameHits(a: SearchHit[], b: SearchHit[], label: string): void {
-  expect(b.map((h) => h.engineScore).length, `${label}: hits`).toBe(a.length);
-  const byId = new Map(b.map((h) => [h.chunk.id, h]));
-  let start = 0;
-  for (let i = 1; i <= a.length; i++) {
-    if (i < a.length && close(a[i].engineScore, a[start].engineScore)) continue;
-    const last = i === a.length;
-    for (let k = start; k < i; k++) {
-      expect(close(a[k].engineScore, b[k].engineScore), `${label}: score #${k} ${a[k].engineScore} vs ${b[k].engineScore}`).toBe(true);
-      const other = byId.get(a[k].chunk.id);
-      if (last && !other) continue;
-      expect(other, `${label}: ${a[k].chunk.id} (#${k}) missing`).toBeDefined();
-      expect(close(a[k].textScore, other!.textScore), `${label}: text score of ${a[k].chunk.id}`).toBe(true);
-      expect(close(a[k].cosine ?? 0, other!.cosine ?? 0), `${label}: cosine of ${a[k].chunk.id}`).toBe(true);
-      expect({ ...other!.chunk, vector: null }, `${label}: record ${a[k].chunk.id}`).toEqual({ ...a[k].chunk, vector: null });
-    }
-    if (!last) {
-      const ids = (hits: SearchHit[]) => hits.slice(start, i).map((h) => h.chunk.id).sort();
-      expect(ids(b), `${label}: tied run at #${start}`).toEqual(ids(a));
-    }
-    start = i;
-  }
-}

@@ -21,11 +21,19 @@ function execOf(trx: Transaction<Database>): Exec {
 }
 
 /** Deletes the documents' chunks in `trx` when the index is in the same database; else nothing. */
-export async function deleteDocChunksIn(index: ChunkIndex, trx: Transaction<Database>, docIds: string[]): Promise<void> {
+export async function deleteDocChunksIn(
+  index: ChunkIndex,
+  trx: Transaction<Database>,
+  docIds: string[],
+): Promise<void> {
   if (index instanceof PgChunkIndex) await index.deleteDocsWith(execOf(trx), docIds);
 }
 
 /** Deletes a KB's chunks in `trx` when the index is in the same database; else nothing. */
-export async function deleteKbChunksIn(index: ChunkIndex, trx: Transaction<Database>, kbId: string): Promise<void> {
+export async function deleteKbChunksIn(
+  index: ChunkIndex,
+  trx: Transaction<Database>,
+  kbId: string,
+): Promise<void> {
   if (index instanceof PgChunkIndex) await index.deleteKbWith(execOf(trx), kbId);
 }

@@ -128,7 +128,9 @@ describe.each(stores)('BlobStore contract: $name', ({ open }) => {
 
 describe('S3 blob store', () => {
   it('says which bucket it cannot reach', async () => {
-    await expect(s3Store('no-such-bucket').health()).rejects.toThrow('S3 bucket "no-such-bucket" is not reachable');
+    await expect(s3Store('no-such-bucket').health()).rejects.toThrow(
+      'S3 bucket "no-such-bucket" is not reachable',
+    );
   });
 
   it('serves the app with BLOB_STORE=s3: uploads land in the bucket and download back', async () => {
@@ -143,15 +145,26 @@ describe('S3 blob store', () => {
       expect(server.ctx.blobs.kind).toBe('s3');
       const user = await newUser(server, 's3user');
       const kbId = await createKb(server, user.token, { name: 'Bucketed' });
-      const res = await upload(server, user.token, { kb_id: kbId }, [{ name: 'note.txt', data: 'stored in S3' }]);
+      const res = await upload(server, user.token, { kb_id: kbId }, [
+        { name: 'note.txt', data: 'stored in S3' },
+      ]);
       const doc = (res.body.data as Array<{ id: string; location: string }>)[0];
-      const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: CREDENTIALS });
+      const client = new S3Client({
+        region: 'us-east-1',
+        endpoint,
+        forcePathStyle: true,
+        credentials: CREDENTIALS,
+      });
       const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `${kbId}/` }));
       expect(listed.Contents?.map((o) => o.Key)).toContain(`${kbId}/${doc.location}`);
       client.destroy();
-      const raw = await fetch(`${server.url}/v1/document/get/${doc.id}`, { headers: { Authorization: user.token } });
+      const raw = await fetch(`${server.url}/v1/document/get/${doc.id}`, {
+        headers: { Authorization: user.token },
+      });
       expect(await raw.text()).toBe('stored in S3');
-      const status = await call<Record<string, { status: string }>>(server, '/v1/system/status', { token: user.token });
+      const status = await call<Record<string, { status: string }>>(server, '/v1/system/status', {
+        token: user.token,
+      });
       expect(JSON.stringify(status.body.data)).toContain('s3');
     } finally {
       await server.close();

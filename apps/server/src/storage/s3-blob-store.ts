@@ -101,7 +101,8 @@ export class S3BlobStore implements BlobStore {
     const stream = await this.getStream(key);
     if (!stream) return null;
     const parts: Buffer[] = [];
-    for await (const part of stream) parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
+    for await (const part of stream)
+      parts.push(Buffer.isBuffer(part) ? part : Buffer.from(part as Uint8Array));
     return Buffer.concat(parts);
   }
 
@@ -133,7 +134,9 @@ export class S3BlobStore implements BlobStore {
           new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
         );
         if (res.Errors && res.Errors.length > 0)
-          throw new Error(`could not delete ${res.Errors[0].Key}: ${res.Errors[0].Message ?? res.Errors[0].Code}`);
+          throw new Error(
+            `could not delete ${res.Errors[0].Key}: ${res.Errors[0].Message ?? res.Errors[0].Code}`,
+          );
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
