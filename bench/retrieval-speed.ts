@@ -4,15 +4,19 @@
  * excluded (vectors are precomputed), plus keyword-only. Questions are 5 words drawn like corpus text. Targets: p95 < 50 ms at 100k chunks, < 200 ms
  * at 1M. Prints figures, asserts nothing. The index is kept in --dir so a rerun skips the build.
  *
- *   npx tsx bench/retrieval-speed.ts [--chunks 100000] [--queries 200] [--skip-common 0] [--dir …] [--json]
+ * `--store postgres` runs it on the PostgreSQL index (tsvector + pgvector, database `lectern_bench_<chunks>`
+ * on the server of --pg-url / TEST_DATABASE_URL), `--store both` on each and prints them side by side.
+ *
+ *   npx tsx bench/retrieval-speed.ts [--chunks 100000] [--queries 200] [--skip-common 0] [--dir …]
+ *                                    [--store sqlite|postgres|both] [--pg-url postgres://…] [--json]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { retrieve } from '../apps/server/src/search/retrieval.js';
-import { SqliteChunkIndex } from '../apps/server/src/chunk-index/sqlite-index.js';
 import { createTokenizer } from '../apps/server/src/chunk-index/tokenize-pool.js';
-import { machine, summarize } from './lib/stats.js';
+import { machine, summarize, type Summary } from './lib/stats.js';
+import { openStore, pgBaseUrl, storesFromArgs, type StoreName } from './lib/stores.js';
 import { SyntheticCorpus } from './lib/synthetic.js';
 
 const args = process.argv.slice(2);
@@ -27,14 +31,28 @@ const skipCommon = Number(value('--skip-common') ?? 0);
 const dir = value('--dir') ?? path.join(os.tmpdir(), `lectern-speed-${chunks}`);
 const KB = 'speedkb';
 
-async function main(): Promise<void> {
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'index.sqlite');
+interface StoreRun {
+  store: StoreName;
+  buildSeconds: number | null;
+  bytesOnDisk: number;
+  meanCandidates: number;
+  hybridMs: Summary;
+  keywordOnlyMs: Summary;
+}
+
+async function runStore(name: StoreName): Promise<StoreRun> {
   const tokenizer = createTokenizer();
-  const index = new SqliteChunkIndex(file, tokenizer);
+  const store = await openStore(name, {
+    dir,
+    pgBase: pgBaseUrl(args),
+    pgDatabase: `lectern_bench_${chunks}`,
+    fresh: false,
+    tokenizer,
+  });
+  const index = store.index;
   const corpus = new SyntheticCorpus();
   let buildSeconds: number | null = null;
-  if (index.rowCounts().chunks !== chunks) {
+  if ((await store.chunks()) !== chunks) {
     await index.deleteByKb(KB);
     const t = performance.now();
     // As the server writes (bench/index-bulk.ts): tokenized on the tokenizer thread, two batches in flight.
@@ -46,7 +64,8 @@ async function main(): Promise<void> {
       const next = index.upsert(recs);
       await previous;
       previous = next;
-      if (!args.includes('--json') && (i / batch) % 100 === 99) console.log(`  built ${i + batch} chunks`);
+      if (!args.includes('--json') && (i / batch) % 100 === 99)
+        console.log(`  ${name}: built ${i + batch} chunks`);
     }
     await previous;
     buildSeconds = (performance.now() - t) / 1000;
@@ -74,42 +93,52 @@ async function main(): Promise<void> {
       keyword.pop();
     }
   }
-  const bytes = index.sizeOnDisk();
+  const bytesOnDisk = await store.bytes();
+  await store.close();
+  await tokenizer.close();
+  return {
+    store: name,
+    buildSeconds,
+    bytesOnDisk,
+    meanCandidates: Math.round(candidates.reduce((a, b) => a + b, 0) / candidates.length),
+    hybridMs: summarize(hybrid),
+    keywordOnlyMs: summarize(keyword),
+  };
+}
+
+async function main(): Promise<void> {
+  const runs: StoreRun[] = [];
+  for (const name of storesFromArgs(args)) runs.push(await runStore(name));
   const out = {
     machine: machine(),
     loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
     chunks,
     skipCommon,
-    buildSeconds,
-    bytesOnDisk: bytes,
-    bytesPer100k: Math.round((bytes / chunks) * 100_000),
-    meanCandidates: Math.round(candidates.reduce((a, b) => a + b, 0) / candidates.length),
-    hybridMs: summarize(hybrid),
-    keywordOnlyMs: summarize(keyword),
+    runs: runs.map((r) => ({ ...r, bytesPer100k: Math.round((r.bytesOnDisk / chunks) * 100_000) })),
   };
-  await index.close();
-  await tokenizer.close();
   if (args.includes('--json')) {
     console.log(JSON.stringify(out, null, 2));
     return;
   }
   console.log(`machine: ${out.machine} (load average ${out.loadAverage.join(' ')})`);
-  if (buildSeconds !== null)
-    console.log(
-      `built ${chunks} chunks in ${buildSeconds.toFixed(1)} s (${Math.round(chunks / buildSeconds)} chunks/s)`,
-    );
-  console.log(
-    `index on disk: ${(bytes / 2 ** 20).toFixed(1)} MiB = ${(out.bytesPer100k / 2 ** 20).toFixed(1)} MiB per 100k chunks`,
+  console.log(`${chunks} chunks, questions skip the ${skipCommon} most frequent words`);
+  const cell = (s: string) => s.padStart(22);
+  const row = (label: string, f: (r: StoreRun) => string) =>
+    console.log(label.padEnd(28) + runs.map((r) => cell(f(r))).join(''));
+  row('', (r) => r.store);
+  row('build (chunks/s)', (r) =>
+    r.buildSeconds === null
+      ? 'kept'
+      : `${Math.round(chunks / r.buildSeconds)} (${r.buildSeconds.toFixed(0)} s)`,
   );
-  console.log(
-    `mean candidates per question: ${out.meanCandidates} (questions skip the ${skipCommon} most frequent words)`,
+  row('index size (MiB)', (r) => (r.bytesOnDisk / 2 ** 20).toFixed(1));
+  row('mean candidates', (r) => String(r.meanCandidates));
+  row('hybrid median / p95 (ms)', (r) => `${r.hybridMs.median.toFixed(1)} / ${r.hybridMs.p95.toFixed(1)}`);
+  row(
+    'keyword-only median / p95',
+    (r) => `${r.keywordOnlyMs.median.toFixed(1)} / ${r.keywordOnlyMs.p95.toFixed(1)}`,
   );
-  console.log(
-    `hybrid: median ${out.hybridMs.median.toFixed(1)} ms, p95 ${out.hybridMs.p95.toFixed(1)} ms (${out.hybridMs.n} questions)`,
-  );
-  console.log(
-    `keyword-only: median ${out.keywordOnlyMs.median.toFixed(1)} ms, p95 ${out.keywordOnlyMs.p95.toFixed(1)} ms`,
-  );
+  console.log(`(${runs[0]?.hybridMs.n ?? 0} questions per mode)`);
 }
 
 main().catch((err: unknown) => {

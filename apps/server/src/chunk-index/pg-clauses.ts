@@ -23,6 +23,7 @@ import {
   COARSE_WEIGHTS,
   FINE_RANK,
   FINE_WEIGHTS,
+  mayBeFine,
   phraseQuery,
 } from './pg-text.js';
 
@@ -48,6 +49,8 @@ export interface PreparedClause {
   boost: number;
   /** Rows of the index holding each phrase (BM25 only). */
   hits?: number[];
+  /** Whether its terms can be in the fine-grained fields (pg-text.ts `mayBeFine`). */
+  fine: boolean;
 }
 
 export function prepareClause(c: TextClause): PreparedClause {
@@ -59,6 +62,7 @@ export function prepareClause(c: TextClause): PreparedClause {
     query: near ? null : phraseQuery(phrases[0]),
     near,
     boost: c.tokens.length > 1 ? c.boost * PHRASE_BOOST_SCALE : c.boost,
+    fine: mayBeFine(phrases.flat()),
   };
 }
 
@@ -68,8 +72,9 @@ export interface Bm25Refs {
   avgdl: string;
 }
 
-export function matchSql(q: string): string {
-  return `(tsv @@ ${q} OR tsv_sm @@ ${q})`;
+/** Rows whose text matches tsquery `q` (the fine-grained fields only when `fine`). */
+export function matchSql(q: string, fine: boolean): string {
+  return fine ? `(tsv @@ ${q} OR tsv_sm @@ ${q})` : `tsv @@ ${q}`;
 }
 
 /** SQL of ln((N − n + 0.5)/(n + 0.5)), floored at 1e-6 as FTS5 does. */
@@ -84,11 +89,10 @@ export function bm25TermSql(idf: string, f: string, avgdl: string): string {
 }
 
 /** The column-weighted frequency of a query in a row: the label weights summed by ts_rank_cd. */
-function frequencySql(q: string): string {
-  return (
-    `(round(${COARSE_RANK.scale}::float8 * ts_rank_cd('${COARSE_RANK.array}'::real[], tsv, ${q}))` +
-    ` + COALESCE(round(${FINE_RANK.scale}::float8 * ts_rank_cd('${FINE_RANK.array}'::real[], tsv_sm, ${q})), 0))`
-  );
+function frequencySql(q: string, fine: boolean): string {
+  const coarse = `round(${COARSE_RANK.scale}::float8 * ts_rank_cd('${COARSE_RANK.array}'::real[], tsv, ${q}))`;
+  if (!fine) return `(${coarse})`;
+  return `(${coarse} + COALESCE(round(${FINE_RANK.scale}::float8 * ts_rank_cd('${FINE_RANK.array}'::real[], tsv_sm, ${q})), 0))`;
 }
 
 /**
@@ -101,23 +105,24 @@ export function clauseSelect(
   pc: PreparedClause,
   group: number,
   bm25: Bm25Refs | null,
-  rare: string | null,
+  rare: { query: string; fine: boolean } | null,
 ): string {
   const q = p.add(pc.query, 'tsquery');
-  const where = `${filter} AND ${matchSql(q)}${rare ? ` AND ${matchSql(rare)}` : ''}`;
+  const where = `${filter} AND ${matchSql(q, pc.fine)}${rare ? ` AND ${matchSql(rare.query, rare.fine)}` : ''}`;
   if (!bm25)
     return `SELECT rid, ${p.add(pc.boost, 'float8')} AS s, ${group} AS g FROM lectern_chunk WHERE ${where}`;
   const idf = idfSql(bm25.rows, p.add(pc.hits![0], 'bigint'));
   return (
     `SELECT rid, ${p.add(pc.boost, 'float8')} * ${bm25TermSql(idf, 'f', bm25.avgdl)} AS s, ${group} AS g` +
-    ` FROM (SELECT rid, dl, ${frequencySql(q)} AS f FROM lectern_chunk WHERE ${where}) x`
+    ` FROM (SELECT rid, dl, ${frequencySql(q, pc.fine)} AS f FROM lectern_chunk WHERE ${where}) x`
   );
 }
 
 /** tsquery of the rows any of the clauses match (null when none has terms). */
-export function anyOfClauses(clauses: PreparedClause[]): string | null {
-  const queries = clauses.flatMap((c) => (c.query ? [c.query] : []));
-  return queries.length > 0 ? anyQuery(queries) : null;
+export function anyOfClauses(clauses: PreparedClause[]): { query: string; fine: boolean } | null {
+  const withTerms = clauses.filter((c) => c.query);
+  if (withTerms.length === 0) return null;
+  return { query: anyQuery(withTerms.map((c) => c.query!)), fine: withTerms.some((c) => c.fine) };
 }
 
 interface PositionRow {
@@ -153,7 +158,8 @@ export async function nearRows(
   const select = (col: string, sp: number) =>
     `SELECT c.rid, c.dl, ${sp} AS sp, u.lexeme, u.positions, u.weights FROM lectern_chunk c CROSS JOIN LATERAL unnest(c.${col}) u` +
     ` WHERE ${filter} AND c.${col} @@ ${a} AND u.lexeme = ANY(${t})`;
-  const res = await pool.query<PositionRow>(`${select('tsv', 0)} UNION ALL ${select('tsv_sm', 1)}`, p.values);
+  const sql = pc.fine ? `${select('tsv', 0)} UNION ALL ${select('tsv_sm', 1)}` : select('tsv', 0);
+  const res = await pool.query<PositionRow>(sql, p.values);
   // Per row and tsvector: positions per term and the label at each position.
   const spaces = new Map<
     string,

@@ -74,7 +74,7 @@ CREATE TABLE IF NOT EXISTS lectern_chunk (
   dl integer NOT NULL,
   tsv tsvector NOT NULL,
   tsv_sm tsvector
-);
+) WITH (toast_tuple_target = 8160);
 CREATE INDEX IF NOT EXISTS lectern_chunk_doc_pos ON lectern_chunk (doc_id, page0, top0, create_time DESC);
 CREATE INDEX IF NOT EXISTS lectern_chunk_kb_kind ON lectern_chunk (kb_id, kind);
 CREATE INDEX IF NOT EXISTS lectern_chunk_ranked ON lectern_chunk (kb_id) WHERE pagerank_fea <> 0;
@@ -119,8 +119,15 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
         );
       }
     }
+    const fresh = (await client.query("SELECT to_regclass('lectern_chunk') IS NULL AS fresh")).rows[0].fresh;
     // Every statement is IF NOT EXISTS: opening an existing index changes nothing.
     await client.query(SCHEMA_SQL);
+    // The tsvectors stay in the row (they are ~2 KB, which PostgreSQL would otherwise move to the TOAST
+    // table): every clause reads them, and a TOAST fetch per row made BM25 scoring 4.5× slower.
+    if (fresh)
+      await client.query(
+        'ALTER TABLE lectern_chunk ALTER COLUMN tsv SET STORAGE MAIN, ALTER COLUMN tsv_sm SET STORAGE MAIN',
+      );
     await client.query(
       "INSERT INTO lectern_chunk_meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING",
       [SCHEMA_VERSION],

@@ -108,7 +108,7 @@ function buildSearch(
     ? { rows: p.add(prep.bm25.rows, 'bigint'), avgdl: p.add(prep.bm25.avgdl, 'float8') }
     : null;
   const rareQuery = split ? anyOfClauses(split.rare) : null;
-  const rare = rareQuery ? p.add(rareQuery, 'tsquery') : null;
+  const rare = rareQuery ? { query: p.add(rareQuery.query, 'tsquery'), fine: rareQuery.fine } : null;
   const parts: string[] = [];
   prep.clauses.forEach((c) => {
     const group = c.clause.group;
@@ -183,7 +183,7 @@ async function countMatches(pool: pg.Pool, req: SearchRequest, clauses: Prepared
   const p = new Params();
   const filter = searchFilter(p, req.filter);
   const res = await pool.query<{ n: string }>(
-    `SELECT COUNT(*)::text AS n FROM lectern_chunk WHERE ${filter} AND ${matchSql(p.add(any, 'tsquery'))}`,
+    `SELECT COUNT(*)::text AS n FROM lectern_chunk WHERE ${filter} AND ${matchSql(p.add(any.query, 'tsquery'), any.fine)}`,
     p.values,
   );
   return Number(res.rows[0].n);

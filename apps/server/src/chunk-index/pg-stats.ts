@@ -8,7 +8,7 @@
  *   counts afresh for every query), IDF_TTL_MS at most for other processes' in-place edits.
  */
 import type pg from 'pg';
-import { phraseQuery } from './pg-text.js';
+import { mayBeFine, phraseQuery } from './pg-text.js';
 
 const DF_TTL_MS = 60_000;
 const IDF_TTL_MS = 10_000;
@@ -49,8 +49,9 @@ export class PgStats {
   private async countPhrase(terms: string[]): Promise<number> {
     const q = phraseQuery(terms);
     if (!q) return 0;
+    const where = mayBeFine(terms) ? 'tsv @@ $1::tsquery OR tsv_sm @@ $1::tsquery' : 'tsv @@ $1::tsquery';
     const res = await this.pool.query<{ n: string }>(
-      'SELECT COUNT(*)::text AS n FROM lectern_chunk WHERE tsv @@ $1::tsquery OR tsv_sm @@ $1::tsquery',
+      `SELECT COUNT(*)::text AS n FROM lectern_chunk WHERE ${where}`,
       [q],
     );
     return Number(res.rows[0].n);

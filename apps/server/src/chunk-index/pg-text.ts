@@ -18,6 +18,7 @@
 import { FIELD_WEIGHTS, type TextClause } from './chunk-index.js';
 import { TEXT_COLUMNS } from './sqlite-schema.js';
 import { ftsTerms } from './fts-terms.js';
+import { isCjkChar } from './tokenizer.js';
 
 export const FIELD_GAP = 100;
 const MAX_POSITION = 16_383;
@@ -143,4 +144,12 @@ export function allTermsQuery(terms: string[]): string | null {
 /** tsquery matching any of the given ones. */
 export function anyQuery(queries: string[]): string {
   return queries.map((q) => `(${q})`).join(' | ');
+}
+
+/**
+ * Whether terms can be in the fine-grained fields at all: those hold only sub-words of CJK words
+ * (tokenizer.ts `fineGrained`), so a query without a CJK character reads `tsv` alone.
+ */
+export function mayBeFine(terms: string[]): boolean {
+  return terms.some((t) => [...t].some(isCjkChar));
 }
