@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { retrieve } from '../apps/server/src/search/retrieval.js';
-import { createTokenizer } from '../apps/server/src/chunk-index/tokenize-pool.js';
 import { machine, summarize, type Summary } from './lib/stats.js';
 import { openStore, pgBaseUrl, storesFromArgs, type StoreName } from './lib/stores.js';
 import { SyntheticCorpus } from './lib/synthetic.js';
@@ -41,13 +40,12 @@ interface StoreRun {
 }
 
 async function runStore(name: StoreName): Promise<StoreRun> {
-  const tokenizer = createTokenizer();
   const store = await openStore(name, {
     dir,
     pgBase: pgBaseUrl(args),
     pgDatabase: `lectern_bench_${chunks}`,
     fresh: false,
-    tokenizer,
+    thread: true,
   });
   const index = store.index;
   const corpus = new SyntheticCorpus();
@@ -95,7 +93,6 @@ async function runStore(name: StoreName): Promise<StoreRun> {
   }
   const bytesOnDisk = await store.bytes();
   await store.close();
-  await tokenizer.close();
   return {
     store: name,
     buildSeconds,

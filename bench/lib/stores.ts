@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { ChunkIndex } from '../../apps/server/src/chunk-index/chunk-index.js';
+import type { ChunkIndex, ChunkRecord } from '../../apps/server/src/chunk-index/chunk-index.js';
 import { PgChunkIndex } from '../../apps/server/src/chunk-index/pg-index.js';
 import { SqliteChunkIndex } from '../../apps/server/src/chunk-index/sqlite-index.js';
-import type { Tokenizer } from '../../apps/server/src/chunk-index/tokenize-pool.js';
+import { createStoredTextThread } from '../../apps/server/src/chunk-index/pg-text-pool.js';
+import { createTokenizer } from '../../apps/server/src/chunk-index/tokenize-pool.js';
 
 export type StoreName = 'sqlite' | 'postgres';
 
@@ -18,6 +19,8 @@ export interface BenchStore {
   index: ChunkIndex;
   chunks(): Promise<number>;
   bytes(): Promise<number>;
+  /** The SQLite index's synchronous bulk write (tokenize then write on this thread); null elsewhere. */
+  upsertSync: ((records: ChunkRecord[]) => void) | null;
   close(): Promise<void>;
 }
 
@@ -61,30 +64,44 @@ async function benchDatabase(base: string, name: string, fresh: boolean): Promis
   return url.toString();
 }
 
+/**
+ * Opens a store; `thread` gives it the tokenizing thread the server gives it (the SQLite index's
+ * tokenizer, the PostgreSQL index's stored-text thread).
+ */
 export async function openStore(
   name: StoreName,
-  opts: { dir: string; pgBase: string; pgDatabase: string; fresh: boolean; tokenizer: Tokenizer | null },
+  opts: { dir: string; pgBase: string; pgDatabase: string; fresh: boolean; thread: boolean },
 ): Promise<BenchStore> {
   if (name === 'sqlite') {
     fs.mkdirSync(opts.dir, { recursive: true });
     const file = path.join(opts.dir, 'index.sqlite');
     if (opts.fresh) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
-    const index = new SqliteChunkIndex(file, opts.tokenizer);
+    const tokenizer = opts.thread ? createTokenizer() : null;
+    const index = new SqliteChunkIndex(file, tokenizer);
     return {
       name,
       index,
       chunks: async () => index.rowCounts().chunks,
       bytes: async () => index.sizeOnDisk(),
-      close: () => index.close(),
+      upsertSync: (records) => index.upsertSync(records),
+      close: async () => {
+        await index.close();
+        await tokenizer?.close();
+      },
     };
   }
   const url = await benchDatabase(opts.pgBase, opts.pgDatabase, opts.fresh);
-  const index = await PgChunkIndex.open(url, opts.tokenizer);
+  const thread = opts.thread ? createStoredTextThread() : null;
+  const index = await PgChunkIndex.open(url, thread);
   return {
     name,
     index,
     chunks: async () => (await index.rowCounts()).chunks,
     bytes: async () => Number((await index.describe()).bytes),
-    close: () => index.close(),
+    upsertSync: null,
+    close: async () => {
+      await index.close();
+      await thread?.close();
+    },
   };
 }

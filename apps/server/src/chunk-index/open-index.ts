@@ -9,7 +9,7 @@ import type { HealthRegistry } from '../health/registry.js';
 import type { ChunkIndex } from './chunk-index.js';
 import { createChunkIndex } from './create-index.js';
 import { PgChunkIndex } from './pg-index.js';
-import { createTokenizer } from './tokenize-pool.js';
+import { createStoredTextThread } from './pg-text-pool.js';
 
 export async function openChunkIndex(
   config: Config,
@@ -17,12 +17,12 @@ export async function openChunkIndex(
   onClose: Array<() => Promise<void> | void>,
 ): Promise<ChunkIndex> {
   if (config.chunkIndex !== 'postgres') return createChunkIndex(config, health, onClose);
-  const tokenizer = createTokenizer();
+  const textThread = createStoredTextThread();
   let index: PgChunkIndex;
   try {
-    index = await PgChunkIndex.open(config.databaseUrl!, tokenizer);
+    index = await PgChunkIndex.open(config.databaseUrl!, textThread);
   } catch (err) {
-    await tokenizer.close();
+    await textThread.close();
     throw err;
   }
   health.register('doc_engine', async () => {
@@ -31,7 +31,7 @@ export async function openChunkIndex(
   });
   onClose.push(async () => {
     await index.close();
-    await tokenizer.close();
+    await textThread.close();
   });
   return index;
 }

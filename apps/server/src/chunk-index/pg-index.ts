@@ -17,9 +17,10 @@ import type {
   SearchResult,
   TermStats,
 } from './chunk-index.js';
-import { tokenFields, type FieldSource } from './fields.js';
-import { columnTexts, rowToRecord, type ChunkRow } from './sqlite-schema.js';
-import type { Tokenizer } from './tokenize-pool.js';
+import type { FieldSource } from './fields.js';
+import { rowToRecord, type ChunkRow } from './sqlite-schema.js';
+import type { StoredTextThread } from './pg-text-pool.js';
+import { storedTextOf, type StoredText } from './pg-text.js';
 import { ftsTerms } from './fts-terms.js';
 import { ensureSchema, ensureVecTable, existingVecDims, RECORD_COLUMNS, vecTableName } from './pg-schema.js';
 import { setAvailableWhere } from './pg-availability.js';
@@ -104,7 +105,7 @@ export class PgChunkIndex implements ChunkIndex {
 
   private constructor(
     readonly pool: pg.Pool,
-    private readonly tokenizer: Tokenizer | null,
+    private readonly textThread: StoredTextThread | null,
   ) {
     this.stats = new PgStats(pool);
     this.tags = new PgTags(pool);
@@ -113,7 +114,7 @@ export class PgChunkIndex implements ChunkIndex {
   /** Opens (creating when needed) the index in the database at `url`; fails when pgvector is missing. */
   static async open(
     url: string,
-    tokenizer: Tokenizer | null = null,
+    textThread: StoredTextThread | null = null,
     opts: PgIndexOptions = {},
   ): Promise<PgChunkIndex> {
     const pool = new pg.Pool({
@@ -128,7 +129,7 @@ export class PgChunkIndex implements ChunkIndex {
     );
     try {
       await ensureSchema(pool);
-      const index = new PgChunkIndex(pool, tokenizer);
+      const index = new PgChunkIndex(pool, textThread);
       for (const d of await existingVecDims(pool)) index.vecDims.add(d);
       return index;
     } catch (err) {
@@ -160,10 +161,10 @@ export class PgChunkIndex implements ChunkIndex {
 
   private async prepare(records: ChunkRecord[]): Promise<PreparedRow[]> {
     for (const r of records) checkRecord(r);
-    let texts: string[][] | null = null;
-    if (this.tokenizer && records.length >= OFFLOAD_MIN_RECORDS)
-      texts = await this.tokenizer.columnTexts(records.map(fieldSource)).catch(() => null); // inline below
-    const all = texts ?? records.map((r) => columnTexts(tokenFields(r)));
+    let texts: StoredText[] | null = null;
+    if (this.textThread && records.length >= OFFLOAD_MIN_RECORDS)
+      texts = await this.textThread.storedTexts(records.map(fieldSource)).catch(() => null); // inline below
+    const all = texts ?? records.map(storedTextOf);
     return records.map((r, i) => prepareRow(r, all[i]));
   }
 
@@ -177,7 +178,12 @@ export class PgChunkIndex implements ChunkIndex {
     );
     await this.ensureVecDims(rows.map((r) => r.vecDim));
     const reserved = await preallocate(this.env, rows);
-    await inTransaction(this.pool, (c) => writeRows(c, this.env, rows, reserved));
+    await inTransaction(this.pool, async (c) => {
+      // GIN moves its pending entries into the index inside the insert that fills the pending list,
+      // sorting them in work_mem: 4 MB (the default) made a 1,000-chunk batch 25 % slower.
+      if (rows.length >= OFFLOAD_MIN_RECORDS) await c.query("SET LOCAL work_mem = '64MB'");
+      await writeRows(c, this.env, rows, reserved);
+    });
     this.stats.noteWrites(rows.length);
     this.maybeAnalyze(rows.length);
   }
@@ -364,7 +370,7 @@ export class PgChunkIndex implements ChunkIndex {
         if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
       checkRecord(next);
       await ensureSlots(c, this.slots, [next.kb_id]);
-      await writeRows(c, this.env, [prepareRow(next, columnTexts(tokenFields(next)))]);
+      await writeRows(c, this.env, [prepareRow(next, storedTextOf(next))]);
       return true;
     });
     if (done) this.stats.noteWrites(1);

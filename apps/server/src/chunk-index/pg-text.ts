@@ -16,7 +16,8 @@
  * 256 positions, and a term longer than 2,046 bytes is not indexed (it still counts in the length).
  */
 import { FIELD_WEIGHTS, type TextClause } from './chunk-index.js';
-import { TEXT_COLUMNS } from './sqlite-schema.js';
+import { tokenFields, type FieldSource } from './fields.js';
+import { columnTexts, TEXT_COLUMNS } from './sqlite-schema.js';
 import { ftsTerms } from './fts-terms.js';
 import { isCjkChar } from './tokenizer.js';
 
@@ -74,35 +75,44 @@ export interface StoredText {
 }
 
 function quoteLexeme(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  return term.includes("'") || term.includes('\\')
+    ? `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+    : `'${term}'`;
 }
 
+const LABEL_SUFFIX: Record<Label, string> = { A: 'A', B: 'B', C: 'C', D: '' };
+
+/** tsvector literal of the slots' fields (`'term':1A,7A 'other':2 …`). */
 function tsvectorOf(slots: FieldSlot[], terms: Map<TextColumn, string[]>): string {
-  const positions = new Map<string, string[]>();
+  // Per term, its positions as text ("12A") in order; built as one string per term.
+  const entries = new Map<string, { text: string; count: number; last: number }>();
   let bytes = 0;
   let pos = 1;
   for (const slot of slots) {
     const list = terms.get(slot.column)!;
-    const suffix = slot.label === 'D' ? '' : slot.label;
+    const suffix = LABEL_SUFFIX[slot.label];
     for (let i = 0; i < list.length; i++) {
       const term = list[i];
       const at = Math.min(pos + i, MAX_POSITION);
-      let entry = positions.get(term);
-      if (!entry) {
-        const size = Buffer.byteLength(term);
+      let e = entries.get(term);
+      if (!e) {
+        // UTF-8 bytes: at most 3 per UTF-16 unit, counted exactly only near the limit.
+        const size = term.length * 3 > MAX_TERM_BYTES ? Buffer.byteLength(term) : term.length * 3;
         if (size > MAX_TERM_BYTES || bytes + size > MAX_TERM_TEXT_BYTES) continue;
         bytes += size;
-        entry = [];
-        positions.set(term, entry);
+        entries.set(term, { text: `${quoteLexeme(term)}:${at}${suffix}`, count: 1, last: at });
+        continue;
       }
-      if (entry.length < MAX_POSITIONS_PER_TERM && entry[entry.length - 1] !== `${at}${suffix}`)
-        entry.push(`${at}${suffix}`);
+      if (e.count >= MAX_POSITIONS_PER_TERM || e.last === at) continue;
+      e.text += `,${at}${suffix}`;
+      e.count++;
+      e.last = at;
     }
     if (list.length > 0) pos += list.length + FIELD_GAP;
   }
-  const parts: string[] = [];
-  for (const [term, at] of positions) parts.push(`${quoteLexeme(term)}:${at.join(',')}`);
-  return parts.join(' ');
+  let out = '';
+  for (const e of entries.values()) out += out ? ` ${e.text}` : e.text;
+  return out;
 }
 
 /** The stored full text of a record from its column texts (search/sqlite-schema.ts `columnTexts`). */
@@ -116,6 +126,11 @@ export function storedText(columnTexts: string[]): StoredText {
   });
   const sm = tsvectorOf(FINE, terms);
   return { tsv: tsvectorOf(COARSE, terms), tsvSm: sm === '' ? null : sm, dl };
+}
+
+/** The stored full text of a record's fields (tokenized here). */
+export function storedTextOf(r: FieldSource): StoredText {
+  return storedText(columnTexts(tokenFields(r)));
 }
 
 /**

@@ -11,8 +11,8 @@ import type { ChunkRecord } from './chunk-index.js';
 import { kindOf, MAX_SLOT, ridBase, ROW_COLUMNS, rowValues, SEQ_BITS, SLOT_SPAN } from './sqlite-schema.js';
 import { TOTAL_SHARDS, vecTableName } from './pg-schema.js';
 import type { PgStats } from './pg-stats.js';
-import { storedText, type StoredText } from './pg-text.js';
-import { vectorText } from './pg-vectors.js';
+import type { StoredText } from './pg-text.js';
+import { float4ArrayParam, unitVector } from './pg-vectors.js';
 
 /** What runs a statement: a pool client in a transaction, or the caller's transaction. */
 export interface Exec {
@@ -34,7 +34,7 @@ export interface PreparedRow {
   values: unknown[];
   kind: number;
   text: StoredText;
-  vector: string | null;
+  vector: Float32Array | null;
   vecDim: number;
 }
 
@@ -87,14 +87,15 @@ function pgText(v: unknown): unknown {
   return typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '') : v;
 }
 
-export function prepareRow(record: ChunkRecord, columnTexts: string[]): PreparedRow {
+/** A record ready to write, its full text computed (pg-text.ts `storedText`, maybe on a worker thread). */
+export function prepareRow(record: ChunkRecord, text: StoredText): PreparedRow {
   const vecDim = record.vector ? record.vector.length : 0;
   return {
     record,
     values: rowValues(record, vecDim).map(pgText),
     kind: kindOf(record),
-    text: storedText(columnTexts),
-    vector: record.vector && vecDim > 0 ? vectorText(record.vector) : null,
+    text,
+    vector: record.vector && vecDim > 0 ? unitVector(record.vector) : null,
     vecDim,
   };
 }
@@ -277,7 +278,7 @@ export async function writeRows(
     vals.forEach((v, i) => columns[i].push(v));
   }
   await exec.query(INSERT_SQL, columns);
-  const byDim = new Map<number, { rids: number[]; vectors: string[] }>();
+  const byDim = new Map<number, { rids: number[]; vectors: Float32Array[] }>();
   for (const { row, rid } of finals) {
     if (!row.vector) continue;
     const g = byDim.get(row.vecDim) ?? { rids: [], vectors: [] };
@@ -287,8 +288,9 @@ export async function writeRows(
   }
   for (const [dim, g] of byDim) {
     await exec.query(
-      `INSERT INTO ${vecTableName(dim)} (rid, embedding) SELECT u.rid, u.e::vector FROM unnest($1::int8[], $2::text[]) AS u(rid, e)`,
-      [g.rids, g.vectors],
+      `INSERT INTO ${vecTableName(dim)} (rid, embedding) SELECT u.rid, (v.a[(u.i - 1) * ${dim} + 1 : u.i * ${dim}])::vector ` +
+        'FROM unnest($1::int8[]) WITH ORDINALITY AS u(rid, i), (SELECT $2::real[] AS a) v',
+      [g.rids, float4ArrayParam(g.vectors)],
     );
   }
   const tokens = finals.reduce((s, f) => s + f.row.text.dl, 0) - existing.reduce((s, e) => s + e.dl, 0);
