@@ -92,7 +92,7 @@ if (wants('pg')) {
         'src/models',
         'src/chat',
         'src/policy',
-        'src/chunk-index/chunk-index.contract',
+        'src/chunk-index/chunk-index.',
         'src/storage',
       ],
       {
