@@ -10,7 +10,6 @@
  *   npx tsx bench/retrieval-speed.ts [--chunks 100000] [--queries 200] [--skip-common 0] [--dir …]
  *                                    [--store sqlite|postgres|both] [--pg-url postgres://…] [--json]
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { retrieve } from '../apps/server/src/search/retrieval.js';

@@ -94,7 +94,7 @@ function tsvectorOf(slots: FieldSlot[], terms: Map<TextColumn, string[]>): strin
     for (let i = 0; i < list.length; i++) {
       const term = list[i];
       const at = Math.min(pos + i, MAX_POSITION);
-      let e = entries.get(term);
+      const e = entries.get(term);
       if (!e) {
         // UTF-8 bytes: at most 3 per UTF-16 unit, counted exactly only near the limit.
         const size = term.length * 3 > MAX_TERM_BYTES ? Buffer.byteLength(term) : term.length * 3;
