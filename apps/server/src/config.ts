@@ -60,6 +60,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag.optional(),
+  LECTERN_CONTRACT_CHECK: flag.default(false),
 });
 
 export interface Config {
@@ -114,6 +115,8 @@ export interface Config {
   chunkIndex: 'sqlite' | 'postgres';
   /** Blob store: `<dataDir>/blobs`, or an S3-compatible bucket. */
   blobStore: BlobStoreConfig;
+  /** Check every JSON answer against the route contract and record the routes (tests turn it on). */
+  contractCheck: boolean;
 }
 
 export type BlobStoreConfig =
@@ -211,5 +214,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
           }
         : { kind: 'local' },
+    contractCheck: e.LECTERN_CONTRACT_CHECK,
   };
 }

@@ -7,10 +7,12 @@ import { loadConfig } from '../src/config.js';
 import type { ServerContext } from '../src/modules/context.js';
 import { closeRoot, createRoot } from '../src/root.js';
 import { buildApp } from '../src/http/app.js';
+import { watchViolations } from './contract-violations.js';
 
 /**
  * Starts the real app on a temp data dir and a free port. With TEST_DATABASE_URL set to a
- * PostgreSQL server, each app gets a fresh database of its own (dropped on close).
+ * PostgreSQL server, each app gets a fresh database of its own (dropped on close). The contract
+ * check is on: an answer outside its route's `data` schema fails the test that caused it.
  */
 export interface TestServer {
   url: string;
@@ -53,11 +55,14 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     MODEL_VERIFY: '0',
     // Stand-ins listen on 127.0.0.1: let the outbound guard reach them (tests of the guard pass '').
     LECTERN_SSRF_ALLOW: '127.0.0.1,::1,localhost',
+    // Every JSON answer is held against the route contract; a mismatch fails the test (contract-setup.ts).
+    LECTERN_CONTRACT_CHECK: '1',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });
   const ctx = await createRoot(config);
   const app = await buildApp(ctx);
+  if (app.contractCheck) watchViolations(app.contractCheck.violations);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -1,4 +1,5 @@
-/** Business constants of SPEC §9 and API.md shared by server and client. */
+/** Business constants of SPEC §9 and API.md shared by server and client (wire enums: `contract/enums.ts`). */
+import type { ChunkMethod } from './contract/enums.js';
 
 export const LANGUAGES = ['en', 'zh', 'zh-TRADITIONAL', 'id', 'ja', 'es', 'vi', 'pt-BR', 'de'] as const;
 export type LanguageCode = (typeof LANGUAGES)[number];
@@ -25,9 +26,6 @@ export const STORAGE_KEYS = {
   language: 'lng',
 } as const;
 
-export const COLOR_SCHEMAS = ['Bright', 'Dark'] as const;
-export type ColorSchema = (typeof COLOR_SCHEMAS)[number];
-
 export const PASSWORD_MIN_EXCLUSIVE = 8; // the password must be LONGER than 8 characters
 export const REQUEST_TIMEOUT_MS = 300_000;
 export const AVATAR_MAX_SIDE_PX = 100;
@@ -35,51 +33,12 @@ export const AUTH_TOKEN_LOG_PREVIEW = 10;
 
 export const DEFAULT_TIMEZONE = 'UTC+8\tAsia/Shanghai';
 
-/** Document parsing status (SPEC §4; `run` is sent as a string). */
-export const DocRun = {
-  UNSTART: '0',
-  RUNNING: '1',
-  CANCEL: '2',
-  DONE: '3',
-  FAIL: '4',
-  SCHEDULE: '5',
-} as const;
-export type DocRun = (typeof DocRun)[keyof typeof DocRun];
-
-export const CHUNK_METHODS = [
-  'naive',
-  'book',
-  'laws',
-  'manual',
-  'paper',
-  'presentation',
-  'qa',
-  'resume',
-  'table',
-  'picture',
-  'one',
-  'knowledge_graph',
-  'tag',
-] as const;
-export type ChunkMethod = (typeof CHUNK_METHODS)[number];
-
 export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'bmp', 'tif', 'tiff', 'webp', 'ico'] as const;
 
 export const UPLOAD_LIMITS = {
   maxFileBytes: 1024 * 1024 * 1024,
   maxFilesPerBatch: 32,
 } as const;
-
-export const MODEL_TYPES = [
-  'chat',
-  'embedding',
-  'rerank',
-  'image2text',
-  'speech2text',
-  'tts',
-  'ocr',
-] as const;
-export type ModelType = (typeof MODEL_TYPES)[number];
 
 export const CLOUD_REGIONS = [
   'us-east-1',
@@ -120,6 +79,3 @@ export const CHUNK_METHOD_LABELS: Record<ChunkMethod, string> = {
   knowledge_graph: 'Knowledge Graph',
   tag: 'Tag',
 };
-
-/** Methods chosen automatically by file type, never offered in the method picker (API.md §6 upload). */
-export const AUTO_CHUNK_METHODS = ['email', 'audio'] as const;

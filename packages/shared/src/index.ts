@@ -1,4 +1,3 @@
-export * from './codes.js';
 export * from './constants.js';
 export * from './user.js';
 export * from './models.js';

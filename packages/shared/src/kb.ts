@@ -1,9 +1,13 @@
 /**
- * Knowledge bases and documents (API.md §5, §6, §19.6): payload shapes, name limits, upload allow-list,
- * and the parser_config defaults and bounds the client needs. The server keeps its own copy of the
- * rules (apps/server/src/ingest/parser-config.ts, file-types.ts); these mirror them for the UI.
+ * Knowledge bases and documents (API.md §5, §6, §19.6): name limits, upload allow-list, and the
+ * parser_config defaults and bounds the client needs. Payload shapes are in `contract/kb.ts` and
+ * `contract/document.ts`. The server keeps its own copy of the rules (apps/server/src/ingest/
+ * parser-config.ts, file-types.ts); these mirror them for the UI.
  */
-import { IMAGE_EXTENSIONS, type ChunkMethod } from './constants.js';
+import { IMAGE_EXTENSIONS } from './constants.js';
+import type { ParserConfig, RaptorConfig } from './contract/common.js';
+import type { kbContract } from './contract/kb.js';
+import type { BodyInput } from './contract/route.js';
 
 /** Dataset names: at most 128 UTF-8 bytes; file/document names: 255 (API.md §1.8). */
 export const KB_NAME_LIMIT_BYTES = 128;
@@ -27,64 +31,19 @@ export const PARSER_BOUNDS = {
 
 /** Built-in choices of the PDF layout recognizer (a vision-model id is also accepted). */
 export const LAYOUT_RECOGNIZERS = ['DeepDOC', 'Plain Text'] as const;
-export const GRAPH_METHODS = ['light', 'general'] as const;
-export type GraphMethod = (typeof GRAPH_METHODS)[number];
 /** Document languages offered for a knowledge base (stored by name). */
 export const KB_LANGUAGES = ['English', 'Chinese'] as const;
-export const KB_PERMISSIONS = ['me', 'team'] as const;
-export type KbPermission = (typeof KB_PERMISSIONS)[number];
-
 export const RAPTOR_DEFAULT_PROMPT =
   'Please summarize the following paragraphs. Be careful with the numbers, do not make things up. Paragraphs as following:\n      {cluster_content}\nThe above is the content you need to summarize.';
 
-export interface RaptorConfig {
-  use_raptor?: boolean;
-  prompt?: string;
-  max_token?: number;
-  threshold?: number;
-  max_cluster?: number;
-  random_seed?: number;
-}
-
-export interface GraphragConfig {
-  use_graphrag?: boolean;
-  entity_types?: string[];
-  method?: GraphMethod;
-  resolution?: boolean;
-  community?: boolean;
-}
-
-/** The parser_config keys the UI edits. */
-export interface ParserConfigFields {
-  layout_recognize?: string;
-  chunk_token_num?: number;
-  delimiter?: string;
-  auto_keywords?: number;
-  auto_questions?: number;
-  html4excel?: boolean;
-  topn_tags?: number;
-  tag_kb_ids?: string[];
-  task_page_size?: number;
-  /** 1-based inclusive page ranges `[[from, to], …]`. */
-  pages?: Array<[number, number]>;
-  entity_types?: string[];
-  raptor?: RaptorConfig;
-  graphrag?: GraphragConfig;
-}
-
-/** A stored parser_config: the keys above plus any other the server keeps as it is. */
-export interface ParserConfig extends ParserConfigFields {
-  [key: string]: unknown;
-}
-
-export const RAPTOR_DEFAULTS: Required<RaptorConfig> = {
+export const RAPTOR_DEFAULTS = {
   use_raptor: true,
   prompt: RAPTOR_DEFAULT_PROMPT,
   max_token: 256,
   threshold: 0.1,
   max_cluster: 64,
   random_seed: 0,
-};
+} satisfies RaptorConfig;
 
 export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event', 'category'];
 export const KNOWLEDGE_GRAPH_ENTITY_TYPES = ['organization', 'person', 'location', 'event', 'time'];
@@ -126,97 +85,5 @@ export const UPLOAD_EXTENSIONS: readonly string[] = [
   ...IMAGE_EXTENSIONS.filter((e) => !['jpg', 'jpeg', 'png', 'tif', 'gif', 'webp', 'ico'].includes(e)),
 ]; // prettier-ignore
 
-/** `POST /v1/kb/list` entry. */
-export interface KbListItem {
-  id: string;
-  avatar: string | null;
-  name: string;
-  language: string;
-  description: string | null;
-  tenant_id: string;
-  permission: KbPermission;
-  doc_num: number;
-  token_num: number;
-  chunk_num: number;
-  parser_id: string;
-  embd_id: string;
-  nickname: string | null;
-  tenant_avatar: string | null;
-  update_time: number;
-}
-
-export interface KbListAnswer {
-  kbs: KbListItem[];
-  total: number;
-}
-
-/** `GET /v1/kb/detail`. */
-export interface KbDetail {
-  id: string;
-  embd_id: string;
-  avatar: string | null;
-  name: string;
-  language: string;
-  description: string | null;
-  permission: KbPermission;
-  doc_num: number;
-  token_num: number;
-  chunk_num: number;
-  parser_id: ChunkMethod | string;
-  parser_config: ParserConfig;
-  pagerank: number;
-  create_time: number;
-  update_time: number;
-  size: number;
-}
-
-/** Body of `POST /v1/kb/update` (only the fields a client may send). */
-export interface KbUpdateBody {
-  kb_id: string;
-  name: string;
-  description: string | null;
-  parser_id: string;
-  avatar?: string | null;
-  language?: string;
-  permission?: KbPermission;
-  embd_id?: string;
-  parser_config?: ParserConfig;
-  pagerank?: number;
-}
-
-export type DocumentType = 'pdf' | 'doc' | 'visual' | 'aural' | 'virtual' | 'other';
-
-/** The document object of API.md §6 (as `document/list` shows it). */
-export interface DocumentInfo {
-  id: string;
-  kb_id: string;
-  name: string;
-  type: DocumentType;
-  suffix: string;
-  size: number;
-  location: string;
-  thumbnail: string | null;
-  parser_id: string;
-  parser_config: ParserConfig;
-  source_type: string;
-  created_by: string;
-  token_num: number;
-  chunk_num: number;
-  progress: number;
-  progress_msg: string;
-  process_begin_at: string | null;
-  process_duration: number;
-  run: string;
-  status: string;
-  meta_fields: Record<string, unknown>;
-  create_time: number;
-  create_date: string;
-  update_time: number;
-  update_date: string;
-  nickname?: string | null;
-}
-
-export interface DocumentListAnswer {
-  total: number;
-  docs: DocumentInfo[];
-}
+/** Body of `POST /v1/kb/update`. */
+export type KbUpdateBody = BodyInput<typeof kbContract.update>;

@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import { RetCode } from '@lectern/shared';
 import type { ServerContext } from '../modules/context.js';
 import { authHook } from './auth.js';
+import { installContractCheck } from './contract-check.js';
 import { ApiError } from './envelope.js';
 import { registerModules } from '../modules/index.js';
 
@@ -78,6 +79,8 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', authHook(ctx));
+  // Tests hold every answer against the contract; installed before any route so it sees them all.
+  if (ctx.config.contractCheck) installContractCheck(app);
 
   await registerModules(app, ctx);
 

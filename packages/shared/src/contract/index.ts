@@ -1,1 +1,55 @@
+/**
+ * The registry: every `/v1` route the server registers, by area. The route-contract test fails for
+ * a registered route missing here and for an entry here the server does not register. To add a
+ * route, see CONTRIBUTING.md "Adding a route".
+ */
+import { apiContract } from './api.js';
+import { chunkContract } from './chunk.js';
+import { conversationContract } from './conversation.js';
+import { dialogContract } from './dialog.js';
+import { documentContract } from './document.js';
+import { kbContract } from './kb.js';
+import { llmContract } from './llm.js';
+import type { RouteContract, RouteGroup } from './route.js';
+import { systemContract } from './system.js';
+import { userContract } from './user.js';
+
+export const contract = {
+  user: userContract,
+  system: systemContract,
+  llm: llmContract,
+  kb: kbContract,
+  document: documentContract,
+  chunk: chunkContract,
+  dialog: dialogContract,
+  conversation: conversationContract,
+  api: apiContract,
+} satisfies Record<string, RouteGroup>;
+
+/** Every entry, for checks that walk them all. */
+export const allRoutes: RouteContract[] = Object.values(contract).flatMap((group) =>
+  Object.values(group as RouteGroup),
+);
+
+/** `"GET /v1/kb/detail"` → its entry. */
+export function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path}`;
+}
+export const routesByKey: ReadonlyMap<string, RouteContract> = new Map(
+  allRoutes.map((r) => [routeKey(r.method, r.path), r]),
+);
+
+export * from './answer.js';
+export * from './api.js';
+export * from './chunk.js';
+export * from './common.js';
+export * from './conversation.js';
+export * from './dialog.js';
+export * from './document.js';
+export * from './enums.js';
+export * from './kb.js';
+export * from './llm.js';
+export * from './route.js';
+export * from './system.js';
 export * from './tasks.js';
+export * from './user.js';

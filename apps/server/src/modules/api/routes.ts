@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { contract } from '@lectern/shared';
 import type { ServerContext } from '../context.js';
 import { questionMessages } from '../../chat/history.js';
 import type { ChatMessage } from '../../chat/types.js';
@@ -13,23 +13,11 @@ import { createApiToken, deleteApiToken, listApiTokens } from '../system/service
 import { ownedTenant } from '../user/service.js';
 import { attachmentIds, parameterValues, runCompletion } from '../conversation/completion.js';
 import { presentConversation } from '../conversation/presenter.js';
-import { completionBody } from '../conversation/schema.js';
 import { dialogConfigOf, ownedDialog } from '../dialog/service.js';
 import * as api from './service.js';
 import { statistics, statsRange } from './stats.js';
 
-const newTokenBody = z.object({
-  dialog_id: z.string().nullable().optional(),
-  canvas_id: z.string().nullable().optional(),
-});
-const tokenListQuery = z.object({ dialog_id: z.string().optional(), canvas_id: z.string().optional() });
-const rmBody = z.object({ tokens: z.array(z.string()), tenant_id: z.string() });
-const statsQuery = z.object({
-  from_date: z.string().optional(),
-  to_date: z.string().optional(),
-  canvas_id: z.string().optional(),
-});
-const newConversationQuery = z.object({ user_id: z.string().optional() });
+const c = contract.api;
 
 /** Legacy chat API routes authenticate with the assistant's API key themselves (public for the hook). */
 const byApiKey = { config: { public: true } } as const;
@@ -38,7 +26,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
   const svc = ctx.chat;
 
   app.post('/v1/api/new_token', async (req) => {
-    const body = validate(newTokenBody, req.body);
+    const body = validate(c.newToken.body, req.body);
     const userId = authOf(req).user.id;
     const tenant = await ownedTenant(ctx, userId);
     let row;
@@ -54,7 +42,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
   });
 
   app.get('/v1/api/token_list', async (req) => {
-    const q = validate(tokenListQuery, req.query);
+    const q = validate(c.tokenList.query, req.query);
     const tenant = await ownedTenant(ctx, authOf(req).user.id);
     const id = q.dialog_id ?? q.canvas_id;
     if (id === undefined) throw errors.argument('required argument are missing: dialog_id; ');
@@ -63,7 +51,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
   });
 
   app.post('/v1/api/rm', async (req) => {
-    const body = validate(rmBody, req.body);
+    const body = validate(c.rm.body, req.body);
     const userId = authOf(req).user.id;
     const tenant = await ownedTenant(ctx, userId);
     authorize(await accessScopeOf(ctx.db.kysely, userId), 'manage', resource.tenant(body.tenant_id));
@@ -72,7 +60,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
   });
 
   app.get('/v1/api/stats', async (req) => {
-    const q = validate(statsQuery, req.query);
+    const q = validate(c.stats.query, req.query);
     const tenant = await ownedTenant(ctx, authOf(req).user.id);
     return ok(
       await statistics(ctx, tenant.id, statsRange(q.from_date, q.to_date), q.canvas_id !== undefined),
@@ -81,7 +69,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
 
   app.get('/v1/api/new_conversation', byApiKey, async (req) => {
     const key = await api.apiKeyOf(ctx, req);
-    const q = validate(newConversationQuery, req.query);
+    const q = validate(c.newConversation.query, req.query);
     return ok(await api.newSession(ctx, key, q.user_id ?? ''));
   });
 
@@ -108,7 +96,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
 
   app.post('/v1/api/completion', byApiKey, async (req, reply) => {
     const key = await api.apiKeyOf(ctx, req);
-    const body = validate(completionBody, req.body);
+    const body = validate(c.completion.body, req.body);
     const { session, dialog } = await api.keySession(ctx, key, body.conversation_id, 'not-found');
     if (!dialog || dialog.status !== '1') throw errors.data('Dialog not found!');
     const messages = questionMessages(body.messages as ChatMessage[]);

@@ -26,7 +26,9 @@ import {
 import { runRetrieval } from '../../search/run-retrieval.js';
 import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { presentHit } from './presenter.js';
-import type { RetrievalBody } from './schema.js';
+import type { BodyOf, contract } from '@lectern/shared';
+
+type RetrievalBody = BodyOf<typeof contract.chunk.retrievalTest>;
 
 export const KEYWORD_ONLY_NOTICE =
   'No embedding model is available for the selected knowledge bases, so retrieval used keyword matching only (vector similarity is 0).';

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { errors, ok } from '../../http/envelope.js';
@@ -6,22 +7,11 @@ import { validate } from '../../http/validate.js';
 import { presentDocument } from '../document/presenter.js';
 import { presentStoredChunk } from './presenter.js';
 import { retrievalTest } from './retrieval-test.js';
-import {
-  availability,
-  createBody,
-  getQuery,
-  keywordList,
-  knowledgeGraphQuery,
-  listBody,
-  positiveInt,
-  retrievalBody,
-  rmBody,
-  setBody,
-  switchBody,
-  tagFeatures,
-} from './schema.js';
+import { availability, keywordList, positiveInt, tagFeatures } from './fields.js';
 import * as chunks from './service.js';
 import { chunkDoc } from './service.js';
+
+const c = contract.chunk;
 
 /** Decodes `image_base64` (a bare base64 string or a data URL). */
 function imageBytes(value: string | null | undefined): Buffer | undefined {
@@ -35,7 +25,7 @@ function imageBytes(value: string | null | undefined): Buffer | undefined {
 /** Chunks of a document and retrieval testing (API.md §7). */
 export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/v1/chunk/list', async (req) => {
-    const body = validate(listBody, req.body);
+    const body = validate(c.list.body, req.body);
     const page = positiveInt('page', body.page, 1);
     const size = positiveInt('size', body.size, 30);
     const available =
@@ -53,12 +43,12 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.get('/v1/chunk/get', async (req) => {
-    const { chunk_id } = validate(getQuery, req.query);
+    const { chunk_id } = validate(c.get.query, req.query);
     return ok(presentStoredChunk(await chunks.getChunk(ctx, authOf(req).user, chunk_id)));
   });
 
   app.post('/v1/chunk/create', async (req) => {
-    const body = validate(createBody, req.body);
+    const body = validate(c.create.body, req.body);
     const important = keywordList('important_kwd', body.important_kwd, 'is required to be a list');
     const questions = keywordList('question_kwd', body.question_kwd, 'is required to be a list');
     const tags = keywordList('tag_kwd', body.tag_kwd, 'is required to be a list');
@@ -73,7 +63,7 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post('/v1/chunk/set', async (req) => {
-    const body = validate(setBody, req.body);
+    const body = validate(c.set.body, req.body);
     const important = keywordList('important_kwd', body.important_kwd, 'should be a list');
     const questions = keywordList('question_kwd', body.question_kwd, 'should be a list');
     const tags = keywordList('tag_kwd', body.tag_kwd, 'should be a list');
@@ -98,26 +88,26 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   app.post('/v1/chunk/switch', async (req) => {
-    const body = validate(switchBody, req.body);
+    const body = validate(c.switch.body, req.body);
     const available = availability(body.available_int);
     await chunks.switchChunks(ctx, authOf(req).user, body.doc_id, body.chunk_ids, available);
     return ok(true);
   });
 
   app.post('/v1/chunk/rm', async (req) => {
-    const body = validate(rmBody, req.body);
+    const body = validate(c.rm.body, req.body);
     await chunks.removeChunks(ctx, authOf(req).user, body.doc_id, body.chunk_ids);
     return ok(true);
   });
 
   app.post('/v1/chunk/retrieval_test', async (req) => {
-    const body = validate(retrievalBody, req.body);
+    const body = validate(c.retrievalTest.body, req.body);
     return ok(await retrievalTest(ctx, authOf(req).user, body));
   });
 
   // The document's knowledge graph and mind map: empty until graph extraction exists (API.md §19.10).
   app.get('/v1/chunk/knowledge_graph', async (req) => {
-    const { doc_id } = validate(knowledgeGraphQuery, req.query);
+    const { doc_id } = validate(c.knowledgeGraph.query, req.query);
     await chunkDoc(ctx, authOf(req).user, doc_id);
     return ok({ graph: {}, mind_map: {} });
   });

@@ -12,7 +12,9 @@ import type { ChatServices } from '../../chat/services.js';
 import { SseWriter } from '../../chat/sse.js';
 import type { AnswerEvent, AnswerResult, ChatMessage, DialogConfig } from '../../chat/types.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
-import type { CompletionBody } from './schema.js';
+import type { BodyOf, contract } from '@lectern/shared';
+
+type CompletionBody = BodyOf<typeof contract.conversation.completion>;
 
 export interface CompletionRun {
   dialog: DialogConfig;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { contract } from '@lectern/shared';
 import type { ServerContext } from '../context.js';
 import { questionMessages } from '../../chat/history.js';
 import type { ChatMessage } from '../../chat/types.js';
@@ -11,24 +12,17 @@ import { presentSharedDialog } from '../dialog/presenter.js';
 import { dialogConfigOf } from '../dialog/service.js';
 import { attachmentIds, parameterValues, runCompletion } from './completion.js';
 import { presentConversation } from './presenter.js';
-import {
-  completionBody,
-  conversationIdQuery,
-  conversationListQuery,
-  conversationRmBody,
-  conversationSetBody,
-  deleteMsgBody,
-  thumbupBody,
-} from './schema.js';
 import { searchRoutes } from './search-routes.js';
 import * as conversations from './service.js';
 import { uploadAndParseRoutes } from './upload-and-parse.js';
+
+const c = contract.conversation;
 
 export async function conversationRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   const svc = ctx.chat;
 
   app.post('/v1/conversation/set', async (req) => {
-    const body = validate(conversationSetBody, req.body);
+    const body = validate(c.set.body, req.body);
     const userId = authOf(req).user.id;
     if (body.is_new) return ok(await conversations.createConversation(ctx, userId, body));
     const loaded = await conversations.renameConversation(ctx, userId, body.conversation_id ?? '', body.name);
@@ -36,7 +30,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
   });
 
   app.get('/v1/conversation/get', async (req) => {
-    const q = validate(conversationIdQuery, req.query);
+    const q = validate(c.get.query, req.query);
     const loaded = await conversations.loadConversation(ctx, authOf(req).user.id, q.conversation_id, 'owner');
     return ok(
       presentConversation(loaded.conv, loaded.message, loaded.reference, { avatar: loaded.dialog.icon }),
@@ -69,7 +63,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
   );
 
   app.get('/v1/conversation/list', async (req) => {
-    const q = validate(conversationListQuery, req.query);
+    const q = validate(c.list.query, req.query);
     const rows = await conversations.listConversations(ctx, authOf(req).user.id, q.dialog_id);
     return ok(
       rows.map((r) => presentConversation(r, conversations.messagesOf(r), conversations.referencesOf(r))),
@@ -77,7 +71,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
   });
 
   const rm = async (req: FastifyRequest) => {
-    const body = validate(conversationRmBody, req.body);
+    const body = validate(c.rm.body, req.body);
     await conversations.removeConversations(ctx, authOf(req).user.id, body.conversation_ids);
     return ok(true);
   };
@@ -85,7 +79,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
   app.post('/v1/conversation/remove', rm);
 
   const completion = async (req: FastifyRequest, reply: Parameters<typeof runCompletion>[1]) => {
-    const body = validate(completionBody, req.body);
+    const body = validate(c.completion.body, req.body);
     const userId = authOf(req).user.id;
     const loaded = await conversations.loadConversation(ctx, userId, body.conversation_id);
     if (loaded.dialog.status !== '1') throw errors.data('Dialog not found!');
@@ -141,7 +135,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
   app.post('/v1/conversation/chat_completion', completion);
 
   app.post('/v1/conversation/delete_msg', async (req) => {
-    const body = validate(deleteMsgBody, req.body);
+    const body = validate(c.deleteMsg.body, req.body);
     const loaded = await conversations.deleteConversationMessage(
       ctx,
       authOf(req).user.id,
@@ -152,7 +146,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
   });
 
   app.post('/v1/conversation/thumbup', async (req) => {
-    const body = validate(thumbupBody, req.body);
+    const body = validate(c.thumbup.body, req.body);
     const loaded = await conversations.thumbConversationMessage(ctx, authOf(req).user.id, body);
     return ok(presentConversation(loaded.conv, loaded.message, loaded.reference));
   });

@@ -3,6 +3,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { answerQuestion } from '../../chat/answer.js';
 import { relatedQuestions } from '../../chat/llm-tasks.js';
@@ -17,8 +18,9 @@ import { validate } from '../../http/validate.js';
 import { modelFor } from '../../models/registry.js';
 import { accessScopeOf, loadKbs } from '../../policy/index.js';
 import { ownedTenant } from '../user/service.js';
-import { askBody, relatedQuestionsBody, ttsBody } from './schema.js';
 import { errorMessage } from './completion.js';
+
+const c = contract.conversation;
 
 /** The KBs must all be live and usable by the caller (own, or team-shared); else 109. */
 async function assertKbs(ctx: AppContext, userId: string, kbIds: string[]): Promise<void> {
@@ -29,7 +31,7 @@ async function assertKbs(ctx: AppContext, userId: string, kbIds: string[]): Prom
 
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: ChatServices): Promise<void> {
   app.post('/v1/conversation/tts', async (req, reply) => {
-    const body = validate(ttsBody, req.body);
+    const body = validate(c.tts.body, req.body);
     const tenant = await ownedTenant(ctx, authOf(req).user.id);
     const ttsId = tenant.tts_id;
     if (!ttsId) throw errors.data('No default TTS model is set');
@@ -58,7 +60,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: C
   });
 
   app.post('/v1/conversation/ask', async (req, reply) => {
-    const body = validate(askBody, req.body);
+    const body = validate(c.ask.body, req.body);
     const userId = authOf(req).user.id;
     const sse = new SseWriter(reply);
     sse.open();
@@ -81,7 +83,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: C
   });
 
   app.post('/v1/conversation/mindmap', async (req) => {
-    const body = validate(askBody, req.body);
+    const body = validate(c.mindmap.body, req.body);
     const userId = authOf(req).user.id;
     await assertKbs(ctx, userId, body.kb_ids);
     try {
@@ -93,7 +95,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: C
   });
 
   app.post('/v1/conversation/related_questions', async (req) => {
-    const body = validate(relatedQuestionsBody, req.body);
+    const body = validate(c.relatedQuestions.body, req.body);
     const { model } = await svc.chatModel(authOf(req).user.id, '');
     return ok(await relatedQuestions(model, body.question));
   });

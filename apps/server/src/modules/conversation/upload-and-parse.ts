@@ -6,12 +6,12 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RetCode } from '@lectern/shared';
+import { contract, RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { UserTable } from '../../db/types.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
-import { asObject } from '../../http/validate.js';
+import { validate } from '../../http/validate.js';
 import { accessScopeOf, ownKbs } from '../../policy/index.js';
 import { readTmp, readUploadForm } from '../document/intake.js';
 import { removeDocuments } from '../document/remove.js';
@@ -133,7 +133,7 @@ export async function uploadAndParseRoutes(app: FastifyInstance, ctx: AppContext
 
   app.delete('/v1/api/document', { config: { public: true } }, async (req) => {
     const key = await apiKeyOf(ctx, req);
-    const body = asObject(req.body);
+    const body = validate(contract.api.removeDocuments.body, req.body);
     const names = Array.isArray(body.doc_names)
       ? body.doc_names.filter((n): n is string => typeof n === 'string')
       : [];

@@ -1,6 +1,6 @@
 import { parseJson } from '../../db/json.js';
 import { rfc1123 } from '../../util/time.js';
-import { DEFAULT_PROMPT_CONFIG } from './schema.js';
+import { DEFAULT_PROMPT_CONFIG } from '@lectern/shared';
 import type { DialogRow } from './service.js';
 
 /** A dialog as the API shows it (API.md §8 / §18), JSON columns parsed, dates in RFC 1123. */

@@ -1,28 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { presentDialog, presentDialogListItem } from './presenter.js';
-import {
-  dialogGetQuery,
-  dialogNextBody,
-  dialogNextQuery,
-  dialogRmBody,
-  dialogSetBody,
-  listPublicAgentQuery,
-} from './schema.js';
 import * as dialogs from './service.js';
+
+const c = contract.dialog;
 
 export async function dialogRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/v1/dialog/set', async (req) => {
-    const body = validate(dialogSetBody, req.body);
+    const body = validate(c.set.body, req.body);
     const row = await dialogs.setDialog(ctx, authOf(req).user.id, body);
     return ok(presentDialog(row, await dialogs.kbNamesOf(ctx, dialogs.dialogConfigOf(row).kb_ids)));
   });
 
   app.get('/v1/dialog/get', async (req) => {
-    const q = validate(dialogGetQuery, req.query);
+    const q = validate(c.get.query, req.query);
     const row = await dialogs.ownedDialog(ctx, authOf(req).user.id, q.dialog_id);
     return ok(presentDialog(row, await dialogs.kbNamesOf(ctx, dialogs.dialogConfigOf(row).kb_ids)));
   });
@@ -40,14 +35,14 @@ export async function dialogRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   app.post('/v1/dialog/next', async (req) => {
-    const q = validate(dialogNextQuery, req.query);
-    const b = validate(dialogNextBody, req.body);
+    const q = validate(c.next.query, req.query);
+    const b = validate(c.next.body, req.body);
     const { rows, total } = await dialogs.nextDialogs(ctx, authOf(req).user.id, { ...q, ...b });
     return ok({ dialogs: rows.map(presentDialogListItem), total });
   });
 
   const rm = async (req: FastifyRequest) => {
-    const body = validate(dialogRmBody, req.body);
+    const body = validate(c.rm.body, req.body);
     await dialogs.removeDialogs(ctx, authOf(req).user.id, body.dialog_ids);
     return ok(true);
   };
@@ -55,7 +50,7 @@ export async function dialogRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.post('/v1/dialog/remove', rm);
 
   app.get('/v1/dialog/list-public-agent', async (req) => {
-    validate(listPublicAgentQuery, req.query);
+    validate(c.listPublicAgent.query, req.query);
     // Agents (user_canvas) arrive with the agent issue; until that table exists there are none to
     // offer. Replace with a query over user_canvas (own + team canvases, category agent_canvas).
     return ok([]);

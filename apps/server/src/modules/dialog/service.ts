@@ -17,7 +17,9 @@ import { RETRIEVAL_DEFAULTS } from '../../search/retrieval-defaults.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { ownedTenant } from '../user/service.js';
-import { DEFAULT_LLM_SETTING, DEFAULT_PROMPT_CONFIG, type DialogSetBody } from './schema.js';
+import { DEFAULT_LLM_SETTING, DEFAULT_PROMPT_CONFIG, type BodyOf, type contract } from '@lectern/shared';
+
+type DialogSetBody = BodyOf<typeof contract.dialog.set>;
 
 export type DialogRow = Selectable<DialogTable>;
 

@@ -9,7 +9,9 @@ import { parseJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
 import { likePattern, pageOf, type ListQuery } from '../kb/paging.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
-import type { ListDocBody } from './schema.js';
+import { type BodyOf, type contract } from '@lectern/shared';
+
+type ListDocBody = BodyOf<typeof contract.document.list>;
 
 const RUN_STATUSES = ['0', '1', '2', '3', '4', '5'];
 const DOC_TYPES = ['pdf', 'doc', 'visual', 'aural', 'virtual', 'other'];

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RetCode } from '@lectern/shared';
+import { contract, RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
@@ -10,21 +10,10 @@ import { listQueryOf } from '../kb/paging.js';
 import { fileRoutes } from './file-routes.js';
 import { DOC_ORDER_COLUMNS, docFilterOf, filterSummary, listDocs } from './list.js';
 import { presentDocument, presentListedDocument, thumbnailUrl } from './presenter.js';
-import {
-  changeParserBody,
-  changeStatusBody,
-  createDocBody,
-  docIdsBody,
-  listDocBody,
-  renameBody,
-  rmBody,
-  runBody,
-  setMetaBody,
-} from './schema.js';
 import * as docs from './service.js';
 import { usableDoc, usableDocs } from './service.js';
 
-type Query = Record<string, unknown>;
+const c = contract.document;
 
 /** The KB a list call names, readable by the caller (else 101 / 103 as API.md §6 says). */
 async function listedKb(ctx: AppContext, req: FastifyRequest, kbId: unknown) {
@@ -51,35 +40,34 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   app.post('/v1/document/create', async (req) => {
-    const body = validate(createDocBody, req.body);
+    const body = validate(c.create.body, req.body);
     return ok(presentDocument(await docs.createVirtualDoc(ctx, authOf(req).user, body.name, body.kb_id)));
   });
 
   app.post('/v1/document/list', async (req) => {
-    const q = asObject(req.query) as Query;
+    const q = validate(c.list.query, req.query);
     const kb = await listedKb(ctx, req, q.kb_id);
-    const body = validate(listDocBody, req.body);
+    const body = validate(c.list.body, req.body);
     const list = listQueryOf(q, DOC_ORDER_COLUMNS);
     const { total, docs: rows } = await listDocs(ctx, kb.id, list, docFilterOf(q, body, list.keywords));
     return ok({ total, docs: rows.map(presentListedDocument) });
   });
 
   app.post('/v1/document/filter', async (req) => {
-    const body = asObject(req.body);
-    const kb = await listedKb(ctx, req, body.kb_id);
-    const filters = validate(listDocBody, body);
-    const keywords = typeof body.keywords === 'string' ? body.keywords.trim() : '';
+    const kb = await listedKb(ctx, req, asObject(req.body).kb_id);
+    const filters = validate(c.filter.body, req.body);
+    const keywords = typeof filters.keywords === 'string' ? filters.keywords.trim() : '';
     return ok(await filterSummary(ctx, kb.id, docFilterOf({}, filters, keywords)));
   });
 
   app.post('/v1/document/infos', async (req) => {
-    const { doc_ids } = validate(docIdsBody, req.body);
+    const { doc_ids } = validate(c.infos.body, req.body);
     const found = await usableDocs(ctx, authOf(req).user, doc_ids);
     return ok(found.map((f) => presentDocument(f.doc)));
   });
 
   app.get('/v1/document/thumbnails', { config: { public: true } }, async (req) => {
-    const raw = (asObject(req.query) as Query).doc_ids;
+    const raw = validate(c.thumbnails.query, req.query).doc_ids;
     const ids = (Array.isArray(raw) ? raw : [raw])
       .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
       .filter((v) => v.length > 0);
@@ -93,36 +81,36 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   app.post('/v1/document/change_status', async (req) => {
-    const body = validate(changeStatusBody, req.body);
+    const body = validate(c.changeStatus.body, req.body);
     return ok(await docs.changeStatus(ctx, authOf(req).user, body.doc_ids, body.status));
   });
 
   app.post('/v1/document/rm', async (req) => {
-    const { doc_id } = validate(rmBody, req.body);
+    const { doc_id } = validate(c.rm.body, req.body);
     await docs.removeDocs(ctx, authOf(req).user, Array.isArray(doc_id) ? doc_id : [doc_id]);
     return ok(true);
   });
 
   app.post('/v1/document/run', async (req) => {
-    const body = validate(runBody, req.body);
+    const body = validate(c.run.body, req.body);
     await docs.runDocs(ctx, authOf(req).user, body);
     return ok(true);
   });
 
   app.post('/v1/document/rename', async (req) => {
-    const body = validate(renameBody, req.body);
+    const body = validate(c.rename.body, req.body);
     await docs.renameDoc(ctx, authOf(req).user, body.doc_id, body.name);
     return ok(true);
   });
 
   app.post('/v1/document/change_parser', async (req) => {
-    const body = validate(changeParserBody, req.body);
+    const body = validate(c.changeParser.body, req.body);
     await docs.changeParser(ctx, authOf(req).user, body);
     return ok(true);
   });
 
   app.post('/v1/document/set_meta', async (req) => {
-    const body = validate(setMetaBody, req.body);
+    const body = validate(c.setMeta.body, req.body);
     await docs.setMeta(ctx, authOf(req).user, body.doc_id, body.meta);
     return ok(true);
   });

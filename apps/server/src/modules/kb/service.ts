@@ -1,4 +1,4 @@
-import { CHUNK_METHODS, RetCode } from '@lectern/shared';
+import { PARSER_IDS, RetCode, type BodyOf, type contract } from '@lectern/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { deleteKbChunksIn } from '../../chunk-index/transactional.js';
@@ -16,14 +16,14 @@ import { removeKbFolder, renameKbFolder } from './kb-folder.js';
 import { KB_NAME_LIMIT_BYTES, uniqueName, utf8Bytes } from './naming.js';
 import { likePattern, type ListQuery } from './paging.js';
 import type { KbListRow } from './presenter.js';
-import type { CreateKbBody, UpdateKbBody } from './schema.js';
 import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
-/** Chunk methods a KB or document may use: SPEC §9's thirteen plus the auto-selected ones. */
-export const PARSER_IDS: readonly string[] = [...CHUNK_METHODS, 'audio', 'email'];
+type CreateKbBody = BodyOf<typeof contract.kb.create>;
+type UpdateKbBody = BodyOf<typeof contract.kb.update>;
 
+/** Chunk methods a KB or document may use: SPEC §9's thirteen plus the auto-selected ones. */
 export function assertParserId(parserId: string): void {
-  if (!PARSER_IDS.includes(parserId)) {
+  if (!(PARSER_IDS as readonly string[]).includes(parserId)) {
     throw new ApiError(RetCode.EXCEPTION_ERROR, `\`parser_id\` must be one of ${PARSER_IDS.join(', ')}.`);
   }
 }

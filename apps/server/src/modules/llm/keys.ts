@@ -1,4 +1,11 @@
-import { callableModelName, RetCode, type ModelType, type VerifyResult } from '@lectern/shared';
+import {
+  callableModelName,
+  type contract,
+  RetCode,
+  type BodyOf,
+  type ModelType,
+  type VerifyResult,
+} from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import {
@@ -14,7 +21,9 @@ import { probeGroup, probeModel } from '../../models/probe.js';
 import type { ModelSpec } from '../../models/spec.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
-import type { AddLlmBody, SetApiKeyBody } from './schema.js';
+
+type SetApiKeyBody = BodyOf<typeof contract.llm.setApiKey>;
+type AddLlmBody = BodyOf<typeof contract.llm.addLlm>;
 
 /**
  * set_api_key and add_llm (API.md §4): check the request against the provider's catalogue entry,

@@ -1,17 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { presentTenantInfo, presentUser } from './presenter.js';
-import { loginBody, registerBody, setTenantInfoBody, settingBody } from './schema.js';
 import * as users from './service.js';
+
+const c = contract.user;
 
 export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post('/v1/user/register', { config: { public: true } }, async (req, reply) => {
     if (!ctx.config.registerEnabled)
       return users.registerUser(ctx, { nickname: '', email: '', password: '' });
-    const body = validate(registerBody, req.body);
+    const body = validate(c.register.body, req.body);
     const session = await users.registerUser(ctx, body);
     reply.header('Authorization', session.headerToken);
     return ok(presentUser(session.user, session.accessToken), `${session.user.nickname}, welcome aboard!`);
@@ -32,7 +34,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
     },
     async (req, reply) => {
-      const session = await users.loginUser(ctx, validate(loginBody, req.body));
+      const session = await users.loginUser(ctx, validate(c.login.body, req.body));
       reply.header('Authorization', session.headerToken);
       return ok(presentUser(session.user, session.accessToken), 'Welcome back!');
     },
@@ -50,7 +52,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
   app.get('/v1/account/user/info', info);
 
   app.post('/v1/user/setting', async (req) => {
-    const body = validate(settingBody, req.body);
+    const body = validate(c.setting.body, req.body);
     await users.updateSetting(ctx, authOf(req).user, body);
     return ok(true);
   });
@@ -61,7 +63,7 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
   });
 
   app.post('/v1/user/set_tenant_info', async (req) => {
-    const body = validate(setTenantInfoBody, req.body);
+    const body = validate(c.setTenantInfo.body, req.body);
     await users.setTenantInfo(ctx, authOf(req).user.id, body);
     return ok(true);
   });

@@ -1,4 +1,4 @@
-import { EMAIL_PATTERN, DEFAULT_TIMEZONE, RetCode } from '@lectern/shared';
+import { EMAIL_PATTERN, DEFAULT_TIMEZONE, RetCode, type BodyOf, type contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
@@ -8,7 +8,9 @@ import { randomHex, sha256 } from '../../security/secrets.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, nowMs, updateStamps } from '../../util/time.js';
 import { normalizeAvatar } from './avatar.js';
-import type { SetTenantInfoBody, SettingBody } from './schema.js';
+
+type SettingBody = BodyOf<typeof contract.user.setting>;
+type SetTenantInfoBody = BodyOf<typeof contract.user.setTenantInfo>;
 
 export const DEFAULT_PARSER_IDS =
   'naive:General,qa:Q&A,resume:Resume,manual:Manual,table:Table,paper:Paper,book:Book,laws:Laws,presentation:Presentation,picture:Picture,one:One,audio:Audio,email:Email,tag:Tag';
