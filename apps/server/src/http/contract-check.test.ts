@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contract } from '@lectern/shared';
 import { call, newUser, startTestServer } from '../../test/harness.js';
 import { drainViolations } from '../../test/contract-violations.js';
-import { checkAnswer } from './contract-check.js';
+import { checkAnswer, checkEvent } from './contract-check.js';
 
 describe('checkAnswer', () => {
   it('accepts an answer that matches the data schema', () => {
@@ -44,6 +44,34 @@ describe('checkAnswer', () => {
 
   it('checks the whole body of a plain (unenveloped) route', () => {
     expect(checkAnswer(contract.system.healthz, { status: 'ok' })[0]).toMatchObject({ path: 'database' });
+  });
+});
+
+describe('checkEvent', () => {
+  const delta = {
+    answer: 'Hel',
+    reference: { chunks: [] },
+    audio_binary: null,
+    prompt: '',
+    created_at: 1.5,
+    final: false,
+    id: 'm1',
+    session_id: 's1',
+  };
+
+  it('accepts answer events and the terminator of an SSE route', () => {
+    expect(checkEvent(contract.conversation.completion, { code: 0, message: '', data: delta })).toEqual([]);
+    expect(checkEvent(contract.conversation.completion, { code: 0, message: '', data: true })).toEqual([]);
+  });
+
+  it('reports an event whose data is off the contract, and ignores error events', () => {
+    const bad = { code: 0, message: '', data: { ...delta, final: 'no' } };
+    expect(checkEvent(contract.conversation.completion, bad)[0]).toMatchObject({
+      route: 'POST /v1/conversation/completion',
+      path: 'event.data',
+    });
+    const error = { code: 500, message: 'boom', data: { answer: '**ERROR**: boom', reference: [] } };
+    expect(checkEvent(contract.conversation.completion, error)).toEqual([]);
   });
 });
 

@@ -1,15 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  contract,
   RetCode,
-  type ApiTokenRow,
   type ChatMessage,
-  type ChatStats,
-  type Conversation,
-  type Dialog,
+  type DataOf,
+  type PathParams,
+  type RouteContract,
 } from '@lectern/shared';
 import i18n from '../i18n';
-import { api, buildUrl, unwrap } from './request';
-import { postSse, type SseEnvelope, type StreamOutcome } from './sse';
+import { buildUrl, unwrap } from './request';
+import { callRoute, routePath, streamRoute } from './route-call';
+import type { SseEnvelope, StreamOutcome } from './sse';
 
 /**
  * Hooks of an assistant's API panel (API.md §10: keys, statistics) and the calls of the public shared
@@ -24,8 +25,7 @@ export const chatApiKeys = {
 export function useDialogTokens(dialogId: string | undefined) {
   return useQuery({
     queryKey: chatApiKeys.tokens(dialogId ?? ''),
-    queryFn: async () =>
-      unwrap(await api.get<ApiTokenRow[]>('/v1/api/token_list', { data: { dialog_id: dialogId } })),
+    queryFn: async () => unwrap(await callRoute(contract.api.tokenList, { query: { dialog_id: dialogId } })),
     enabled: Boolean(dialogId),
   });
 }
@@ -33,7 +33,7 @@ export function useDialogTokens(dialogId: string | undefined) {
 export function useCreateDialogToken(dialogId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<ApiTokenRow>('/v1/api/new_token', { dialog_id: dialogId }),
+    mutationFn: () => callRoute(contract.api.newToken, { body: { dialog_id: dialogId } }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: chatApiKeys.tokens(dialogId) });
     },
@@ -44,7 +44,7 @@ export function useRemoveDialogTokens(dialogId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { tokens: string[]; tenantId: string }) =>
-      api.post<boolean>('/v1/api/rm', { tokens: input.tokens, tenant_id: input.tenantId }),
+      callRoute(contract.api.rm, { body: { tokens: input.tokens, tenant_id: input.tenantId } }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: chatApiKeys.tokens(dialogId) });
     },
@@ -54,7 +54,7 @@ export function useRemoveDialogTokens(dialogId: string) {
 export function useChatStats(range: { from_date: string; to_date: string }) {
   return useQuery({
     queryKey: chatApiKeys.stats(range),
-    queryFn: async () => unwrap(await api.get<ChatStats>('/v1/api/stats', { data: range })),
+    queryFn: async () => unwrap(await callRoute(contract.api.stats, { query: range })),
     staleTime: 0,
   });
 }
@@ -70,12 +70,15 @@ export interface ShareResult<T> {
   data: T | null;
 }
 
-/** A GET with the share credential. Never throws; no session handling (there is no session here). */
-async function shareGet<T>(
-  url: string,
+/** A GET of a contract route with the share credential. Never throws; no session handling here. */
+async function shareGet<R extends RouteContract & { method: 'GET' }>(
+  route: R,
   auth: string,
+  params: PathParams<R['path']>,
   query?: Record<string, unknown>,
-): Promise<ShareResult<T>> {
+): Promise<ShareResult<DataOf<R>>> {
+  type T = DataOf<R>;
+  const url = routePath(route.path, params as Record<string, string>);
   try {
     const res = await fetch(buildUrl(url, undefined, query), {
       headers: { Authorization: shareAuthorization(auth) },
@@ -100,25 +103,17 @@ async function shareGet<T>(
 
 /** The shared assistant (`conversation/getsse/<dialog_id>`; `icon` comes as `avatar`). */
 export function fetchSharedDialog(dialogId: string, auth: string) {
-  return shareGet<Dialog & { avatar?: string | null }>(
-    `/conversation/getsse/${encodeURIComponent(dialogId)}`,
-    auth,
-  );
+  return shareGet(contract.conversation.getsse, auth, { dialog_id: dialogId });
 }
 
 /** A session for one visitor of the shared page (`api/new_conversation`). */
 export function openSharedSession(auth: string, userId: string) {
-  return shareGet<Pick<Conversation, 'id' | 'dialog_id' | 'message'>>('/v1/api/new_conversation', auth, {
-    user_id: userId,
-  });
+  return shareGet(contract.api.newConversation, auth, {}, { user_id: userId });
 }
 
 /** The stored session (`api/conversation/<id>`): messages with citations, and their references. */
 export function fetchSharedSession(auth: string, sessionId: string) {
-  return shareGet<Pick<Conversation, 'id' | 'message' | 'reference'>>(
-    `/v1/api/conversation/${encodeURIComponent(sessionId)}`,
-    auth,
-  );
+  return shareGet(contract.api.conversation, auth, { id: sessionId });
 }
 
 /** One answer on the shared page (`api/completion`, citations asked for). */
@@ -129,8 +124,8 @@ export function streamSharedCompletion(
   onEvent: (event: SseEnvelope) => void,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
-  return postSse(
-    '/v1/api/completion',
+  return streamRoute(
+    contract.api.completion,
     { conversation_id: sessionId, messages, quote: true },
     { onEvent, signal, authorization: shareAuthorization(auth) },
   );

@@ -1,15 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  ChunkEditBody,
-  ChunkListAnswer,
-  LlmListItem,
-  RetrievalAnswer,
-  RetrievalTestBody,
-  StoredChunk,
-} from '@lectern/shared';
-import { docKeys } from './document';
+import { contract, type BodyInput, type ChunkEditBody, type RetrievalTestBody } from '@lectern/shared';
+import { docKeys, fetchDocumentFile } from './document';
 import { kbKeys } from './kb';
-import { api, unwrap, type ApiResult } from './request';
+import { unwrap, type ApiResult } from './request';
+import { callRoute } from './route-call';
 
 /** Hooks of the chunk area (API.md §7): a document's chunks, editing them, retrieval testing. */
 
@@ -34,7 +28,7 @@ export const chunkKeys = {
 };
 
 /** The body of `chunk/list`: `available_int` only when filtering (API.md §7). */
-export function chunkListBody(p: ChunkListParams): Record<string, unknown> {
+export function chunkListBody(p: ChunkListParams): BodyInput<typeof contract.chunk.list> {
   return {
     doc_id: p.docId,
     page: p.page,
@@ -47,7 +41,7 @@ export function chunkListBody(p: ChunkListParams): Record<string, unknown> {
 export function useChunkList(params: ChunkListParams) {
   return useQuery({
     queryKey: chunkKeys.list(params),
-    queryFn: async () => unwrap(await api.post<ChunkListAnswer>('/chunk/list', chunkListBody(params))),
+    queryFn: async () => unwrap(await callRoute(contract.chunk.list, { body: chunkListBody(params) })),
     placeholderData: keepPreviousData,
     enabled: Boolean(params.docId),
   });
@@ -57,7 +51,7 @@ export function useChunkList(params: ChunkListParams) {
 export function useChunk(chunkId: string | undefined) {
   return useQuery({
     queryKey: chunkKeys.one(chunkId ?? ''),
-    queryFn: async () => unwrap(await api.get<StoredChunk>('/chunk/get', { data: { chunk_id: chunkId } })),
+    queryFn: async () => unwrap(await callRoute(contract.chunk.get, { query: { chunk_id: chunkId ?? '' } })),
     enabled: Boolean(chunkId),
     staleTime: 0,
   });
@@ -77,10 +71,10 @@ function useChunkRefresh(docId: string, kbId: string) {
 export function useSaveChunk(docId: string, kbId: string) {
   const refresh = useChunkRefresh(docId, kbId);
   return useMutation({
-    mutationFn: (body: ChunkEditBody): Promise<ApiResult<unknown>> =>
-      body.chunk_id
-        ? api.post<boolean>('/chunk/set', { ...body })
-        : api.post<{ chunk_id: string }>('/chunk/create', { ...body }),
+    mutationFn: ({ chunk_id, ...body }: ChunkEditBody): Promise<ApiResult<unknown>> =>
+      chunk_id
+        ? callRoute(contract.chunk.set, { body: { ...body, chunk_id } })
+        : callRoute(contract.chunk.create, { body }),
     onSettled: refresh,
   });
 }
@@ -89,10 +83,8 @@ export function useSwitchChunks(docId: string, kbId: string) {
   const refresh = useChunkRefresh(docId, kbId);
   return useMutation({
     mutationFn: (input: { chunkIds: string[]; available: 0 | 1 }) =>
-      api.post<boolean>('/chunk/switch', {
-        doc_id: docId,
-        chunk_ids: input.chunkIds,
-        available_int: input.available,
+      callRoute(contract.chunk.switch, {
+        body: { doc_id: docId, chunk_ids: input.chunkIds, available_int: input.available },
       }),
     onSettled: refresh,
   });
@@ -102,7 +94,7 @@ export function useRemoveChunks(docId: string, kbId: string) {
   const refresh = useChunkRefresh(docId, kbId);
   return useMutation({
     mutationFn: (chunkIds: string[]) =>
-      api.post<boolean>('/chunk/rm', { doc_id: docId, chunk_ids: chunkIds }),
+      callRoute(contract.chunk.rm, { body: { doc_id: docId, chunk_ids: chunkIds } }),
     onSettled: refresh,
   });
 }
@@ -111,8 +103,7 @@ export function useRemoveChunks(docId: string, kbId: string) {
 export function useDocumentFile(docId: string, enabled: boolean) {
   return useQuery({
     queryKey: chunkKeys.file(docId),
-    queryFn: async () =>
-      unwrap(await api.get<Blob>('/document/get', { segment: docId, responseType: 'blob' })),
+    queryFn: async () => unwrap(await fetchDocumentFile(docId)),
     enabled: enabled && Boolean(docId),
     staleTime: 5 * 60_000,
   });
@@ -123,7 +114,7 @@ export function useKbTags(kbIds: string[]) {
   return useQuery({
     queryKey: chunkKeys.kbTags(kbIds),
     queryFn: async () =>
-      unwrap(await api.get<Array<[string, number]>>('/kb/tags', { data: { kb_ids: kbIds.join(',') } })),
+      unwrap(await callRoute(contract.kb.tagsOfKbs, { query: { kb_ids: kbIds.join(',') } })),
     enabled: kbIds.length > 0,
     staleTime: 30_000,
   });
@@ -140,9 +131,7 @@ export function useRerankModels() {
   return useQuery({
     queryKey: chunkKeys.rerankModels,
     queryFn: async () => {
-      const byFactory = unwrap(
-        await api.get<Record<string, LlmListItem[]>>('/llm/list', { data: { model_type: 'rerank' } }),
-      );
+      const byFactory = unwrap(await callRoute(contract.llm.list, { query: { model_type: 'rerank' } }));
       const choices: RerankChoice[] = [];
       for (const [factory, models] of Object.entries(byFactory ?? {})) {
         for (const m of models) {
@@ -163,6 +152,6 @@ export function useRerankModels() {
 /** One retrieval test; the caller keeps the answer (a mutation: every run is a new question). */
 export function useRetrievalTest() {
   return useMutation({
-    mutationFn: (body: RetrievalTestBody) => api.post<RetrievalAnswer>('/chunk/retrieval_test', { ...body }),
+    mutationFn: (body: RetrievalTestBody) => callRoute(contract.chunk.retrievalTest, { body }),
   });
 }

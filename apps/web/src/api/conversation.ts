@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatMessage, Conversation, MindMapNode } from '@lectern/shared';
-import { api, unwrap, type ApiResult } from './request';
-import { postSse, type SseEnvelope, type StreamOutcome } from './sse';
+import { contract, type ChatMessage, type Conversation, type DataOf } from '@lectern/shared';
+import { unwrap, type ApiResult } from './request';
+import { callRoute, streamRoute } from './route-call';
+import type { SseEnvelope, StreamOutcome } from './sse';
 
 /** Hooks of the conversation area (API.md §9) and the search page's calls. */
 
@@ -15,13 +16,13 @@ export function useConversationList(dialogId: string | undefined) {
   return useQuery({
     queryKey: conversationKeys.list(dialogId ?? ''),
     queryFn: async () =>
-      unwrap(await api.get<Conversation[]>('/conversation/list', { data: { dialog_id: dialogId } })),
+      unwrap(await callRoute(contract.conversation.list, { query: { dialog_id: dialogId ?? '' } })),
     enabled: Boolean(dialogId),
   });
 }
 
 export async function fetchConversation(id: string): Promise<Conversation> {
-  return unwrap(await api.get<Conversation>('/conversation/get', { data: { conversation_id: id } }));
+  return unwrap(await callRoute(contract.conversation.get, { query: { conversation_id: id } }));
 }
 
 export function useConversation(id: string | undefined) {
@@ -59,11 +60,13 @@ export function useCreateConversation() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: NewConversationInput) =>
-      api.post<Conversation>('/conversation/set', {
-        is_new: true,
-        conversation_id: input.conversationId,
-        dialog_id: input.dialogId,
-        name: input.name,
+      callRoute(contract.conversation.set, {
+        body: {
+          is_new: true,
+          conversation_id: input.conversationId,
+          dialog_id: input.dialogId,
+          name: input.name,
+        },
       }),
     onSuccess: (result, input) => {
       if (result.code === 0)
@@ -72,20 +75,26 @@ export function useCreateConversation() {
   });
 }
 
+/** `set` answers a new conversation (`is_new`) or the whole conversation; a rename gets the latter. */
+function renamed(result: ApiResult<DataOf<typeof contract.conversation.set>>): ApiResult<Conversation> {
+  const data = result.data && 'create_time' in result.data ? result.data : null;
+  return { ...result, data };
+}
+
 export function useRenameConversation() {
-  return useConversationMutation((input: { conversationId: string; name: string }) =>
-    api.post<Conversation>('/conversation/set', {
-      is_new: false,
-      conversation_id: input.conversationId,
-      name: input.name,
-    }),
+  return useConversationMutation(async (input: { conversationId: string; name: string }) =>
+    renamed(
+      await callRoute(contract.conversation.set, {
+        body: { is_new: false, conversation_id: input.conversationId, name: input.name },
+      }),
+    ),
   );
 }
 
 export function useRemoveConversations(dialogId: string | undefined) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) => api.post<boolean>('/conversation/rm', { conversation_ids: ids }),
+    mutationFn: (ids: string[]) => callRoute(contract.conversation.rm, { body: { conversation_ids: ids } }),
     onSuccess: (result) => {
       if (result.code === 0)
         void client.invalidateQueries({ queryKey: conversationKeys.list(dialogId ?? '') });
@@ -95,9 +104,8 @@ export function useRemoveConversations(dialogId: string | undefined) {
 
 export function useDeleteMessage() {
   return useConversationMutation((input: { conversationId: string; messageId: string }) =>
-    api.post<Conversation>('/conversation/delete_msg', {
-      conversation_id: input.conversationId,
-      message_id: input.messageId,
+    callRoute(contract.conversation.deleteMsg, {
+      body: { conversation_id: input.conversationId, message_id: input.messageId },
     }),
   );
 }
@@ -105,11 +113,13 @@ export function useDeleteMessage() {
 export function useThumbup() {
   return useConversationMutation(
     (input: { conversationId: string; messageId: string; thumbup: boolean; feedback?: string }) =>
-      api.post<Conversation>('/conversation/thumbup', {
-        conversation_id: input.conversationId,
-        message_id: input.messageId,
-        thumbup: input.thumbup,
-        ...(input.feedback ? { feedback: input.feedback } : {}),
+      callRoute(contract.conversation.thumbup, {
+        body: {
+          conversation_id: input.conversationId,
+          message_id: input.messageId,
+          thumbup: input.thumbup,
+          ...(input.feedback ? { feedback: input.feedback } : {}),
+        },
       }),
   );
 }
@@ -121,8 +131,8 @@ export function streamCompletion(
   onEvent: (event: SseEnvelope) => void,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
-  return postSse(
-    '/conversation/completion',
+  return streamRoute(
+    contract.conversation.completion,
     { conversation_id: conversationId, messages },
     { onEvent, signal },
   );
@@ -130,7 +140,7 @@ export function streamCompletion(
 
 /** Speech of an answer (`audio/mpeg`), or null when the server refused (its message is shown). */
 export async function speak(text: string): Promise<{ audio: Blob | null; message: string; code: number }> {
-  const result = await api.post<Blob>('/conversation/tts', { text }, { responseType: 'blob' });
+  const result = await callRoute(contract.conversation.tts, { body: { text } }, { responseType: 'blob' });
   const blob = result.data;
   if (result.code !== 0 || !blob) return { audio: null, message: result.message, code: result.code };
   // A refusal is an envelope with HTTP 200, which the blob reader hands over as bytes.
@@ -152,31 +162,27 @@ export function streamAsk(
   onEvent: (event: SseEnvelope) => void,
   signal: AbortSignal,
 ): Promise<StreamOutcome> {
-  return postSse('/conversation/ask', { question, kb_ids: kbIds }, { onEvent, signal });
-}
-
-export interface RetrievalAnswer {
-  total: number;
-  chunks: Array<Record<string, unknown>>;
-  doc_aggs: Array<{ doc_name: string; doc_id: string; count: number }>;
+  return streamRoute(contract.conversation.ask, { question, kb_ids: kbIds }, { onEvent, signal });
 }
 
 /** Ranked chunks for the search page (`chunk/retrieval_test`, the UI's threshold 0.2). */
 export function retrievalTest(question: string, kbIds: string[], page = 1, size = 10) {
-  return api.post<RetrievalAnswer>('/chunk/retrieval_test', {
-    kb_id: kbIds,
-    question,
-    page,
-    size,
-    similarity_threshold: 0.2,
-    vector_similarity_weight: 0.3,
+  return callRoute(contract.chunk.retrievalTest, {
+    body: {
+      kb_id: kbIds,
+      question,
+      page,
+      size,
+      similarity_threshold: 0.2,
+      vector_similarity_weight: 0.3,
+    },
   });
 }
 
 export function fetchRelatedQuestions(question: string) {
-  return api.post<string[]>('/conversation/related_questions', { question });
+  return callRoute(contract.conversation.relatedQuestions, { body: { question } });
 }
 
 export function fetchMindMap(question: string, kbIds: string[]) {
-  return api.post<MindMapNode>('/conversation/mindmap', { question, kb_ids: kbIds });
+  return callRoute(contract.conversation.mindmap, { body: { question, kb_ids: kbIds } });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Dialog, DialogSetBody } from '@lectern/shared';
-import { api, unwrap } from './request';
+import { contract, type DialogSetBody } from '@lectern/shared';
+import { unwrap } from './request';
+import { callRoute } from './route-call';
 
 /** Hooks of the chat-assistant area (API.md §8). */
 
@@ -13,14 +14,15 @@ export const dialogKeys = {
 export function useDialogList() {
   return useQuery({
     queryKey: dialogKeys.list,
-    queryFn: async () => unwrap(await api.get<Dialog[]>('/dialog/list')),
+    queryFn: async () => unwrap(await callRoute(contract.dialog.list, {})),
   });
 }
 
 export function useDialog(dialogId: string | undefined) {
   return useQuery({
     queryKey: dialogKeys.detail(dialogId ?? ''),
-    queryFn: async () => unwrap(await api.get<Dialog>('/dialog/get', { data: { dialog_id: dialogId } })),
+    queryFn: async () =>
+      unwrap(await callRoute(contract.dialog.get, { query: { dialog_id: dialogId ?? '' } })),
     enabled: Boolean(dialogId),
   });
 }
@@ -29,7 +31,7 @@ export function useDialog(dialogId: string | undefined) {
 export function useSetDialog() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DialogSetBody) => api.post<Dialog>('/dialog/set', { ...body }),
+    mutationFn: (body: DialogSetBody) => callRoute(contract.dialog.set, { body }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: dialogKeys.all });
     },
@@ -39,7 +41,7 @@ export function useSetDialog() {
 export function useRemoveDialogs() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (dialogIds: string[]) => api.post<boolean>('/dialog/rm', { dialog_ids: dialogIds }),
+    mutationFn: (dialogIds: string[]) => callRoute(contract.dialog.rm, { body: { dialog_ids: dialogIds } }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: dialogKeys.all });
     },

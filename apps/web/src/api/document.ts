@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DocRun, type DocumentInfo, type DocumentListAnswer, type ParserConfig } from '@lectern/shared';
+import { contract, DocRun, type DocumentInfo, type ParserConfig, type QueryInput } from '@lectern/shared';
 import { kbKeys } from './kb';
-import { api, buildUrl, unwrap, type ApiResult } from './request';
+import { unwrap, type ApiResult } from './request';
+import { callRoute } from './route-call';
 
 /** Hooks of the document area (API.md §6). */
 
@@ -11,7 +12,7 @@ export interface DocListParams {
   page: number;
   pageSize: number;
   keywords: string;
-  runStatus: string[];
+  runStatus: DocRun[];
 }
 
 export const docKeys = {
@@ -28,13 +29,13 @@ export function isParsing(doc: Pick<DocumentInfo, 'run'>): boolean {
 }
 
 /** Paging, ordering and keywords travel in the query string; filters in the body (API.md §6). */
-export function docListUrl(p: Omit<DocListParams, 'runStatus'>): string {
-  return buildUrl('/document/list', undefined, {
+export function docListQuery(p: Omit<DocListParams, 'runStatus'>): QueryInput<typeof contract.document.list> {
+  return {
     kb_id: p.kbId,
     page: p.page,
     page_size: p.pageSize,
     keywords: p.keywords || undefined,
-  });
+  };
 }
 
 /**
@@ -47,8 +48,9 @@ export function useDocumentList(params: DocListParams) {
     queryKey: docKeys.list(params),
     queryFn: async () =>
       unwrap(
-        await api.post<DocumentListAnswer>(docListUrl(params), {
-          ...(params.runStatus.length > 0 ? { run_status: params.runStatus } : {}),
+        await callRoute(contract.document.list, {
+          query: docListQuery(params),
+          body: params.runStatus.length > 0 ? { run_status: params.runStatus } : {},
         }),
       ),
     placeholderData: keepPreviousData,
@@ -82,21 +84,23 @@ function useDocMutation<I, T>(kbId: string, call: (input: I) => Promise<ApiResul
   return useMutation({ mutationFn: call, onSettled: refresh });
 }
 
+/** A document's original file (`GET /v1/document/get/<id>`); a refusal arrives as an envelope. */
+export function fetchDocumentFile(docId: string) {
+  return callRoute(contract.document.file, { params: { doc_id: docId } }, { responseType: 'blob' });
+}
+
 export function useUploadDocuments(kbId: string) {
   return useDocMutation(kbId, (files: File[]) => {
     const form = new FormData();
     form.append('kb_id', kbId);
     for (const f of files) form.append('file', f, f.name);
-    return api.post<DocumentInfo[]>('/document/upload', form);
+    return callRoute(contract.document.upload, { body: form });
   });
 }
 
 export function useChangeDocStatus(kbId: string) {
   return useDocMutation(kbId, (input: { docIds: string[]; status: '0' | '1' }) =>
-    api.post<Record<string, { status?: string; error?: string }>>('/document/change_status', {
-      doc_ids: input.docIds,
-      status: input.status,
-    }),
+    callRoute(contract.document.changeStatus, { body: { doc_ids: input.docIds, status: input.status } }),
   );
 }
 
@@ -109,26 +113,26 @@ export interface RunInput {
 
 export function useRunDocuments(kbId: string) {
   return useDocMutation(kbId, (input: RunInput) =>
-    api.post<boolean>('/document/run', {
-      doc_ids: input.docIds,
-      run: input.run,
-      ...(input.delete !== undefined ? { delete: input.delete } : {}),
+    callRoute(contract.document.run, {
+      body: {
+        doc_ids: input.docIds,
+        run: input.run,
+        ...(input.delete !== undefined ? { delete: input.delete } : {}),
+      },
     }),
   );
 }
 
 export function useRenameDocument(kbId: string) {
   return useDocMutation(kbId, (input: { docId: string; name: string }) =>
-    api.post<boolean>('/document/rename', { doc_id: input.docId, name: input.name }),
+    callRoute(contract.document.rename, { body: { doc_id: input.docId, name: input.name } }),
   );
 }
 
 export function useChangeParser(kbId: string) {
   return useDocMutation(kbId, (input: { docId: string; parserId: string; parserConfig: ParserConfig }) =>
-    api.post<boolean>('/document/change_parser', {
-      doc_id: input.docId,
-      parser_id: input.parserId,
-      parser_config: input.parserConfig,
+    callRoute(contract.document.changeParser, {
+      body: { doc_id: input.docId, parser_id: input.parserId, parser_config: input.parserConfig },
     }),
   );
 }
@@ -136,10 +140,12 @@ export function useChangeParser(kbId: string) {
 /** `meta` is the JSON text of a flat object (API.md §6 set_meta). */
 export function useSetMeta(kbId: string) {
   return useDocMutation(kbId, (input: { docId: string; meta: string }) =>
-    api.post<boolean>('/document/set_meta', { doc_id: input.docId, meta: input.meta }),
+    callRoute(contract.document.setMeta, { body: { doc_id: input.docId, meta: input.meta } }),
   );
 }
 
 export function useRemoveDocuments(kbId: string) {
-  return useDocMutation(kbId, (docIds: string[]) => api.post<boolean>('/document/rm', { doc_id: docIds }));
+  return useDocMutation(kbId, (docIds: string[]) =>
+    callRoute(contract.document.rm, { body: { doc_id: docIds } }),
+  );
 }

@@ -5,8 +5,15 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { KbDetail, KbListAnswer, KbListItem, KbUpdateBody, LlmListItem } from '@lectern/shared';
-import { api, buildUrl, unwrap } from './request';
+import {
+  contract,
+  type BodyInput,
+  type KbListAnswer,
+  type KbUpdateBody,
+  type QueryInput,
+} from '@lectern/shared';
+import { unwrap } from './request';
+import { callRoute } from './route-call';
 
 /** Hooks of the knowledge-base area (API.md §5), plus the embedding-model choices its settings need. */
 
@@ -21,22 +28,26 @@ export const kbKeys = {
 };
 
 /** `kb/list` takes its paging in the query string even though it is a POST (API.md §5). */
-export function kbListUrl(params: {
+export function kbListQuery(params: {
   page?: number;
   pageSize?: number;
   keywords?: string;
   parserId?: string;
-}): string {
-  return buildUrl('/kb/list', undefined, {
+}): QueryInput<typeof contract.kb.list> {
+  return {
     page: params.page,
     page_size: params.pageSize,
     keywords: params.keywords || undefined,
     parser_id: params.parserId,
-  });
+  };
+}
+
+function listKbs(query: QueryInput<typeof contract.kb.list>) {
+  return callRoute(contract.kb.list, { query, body: {} });
 }
 
 export async function fetchKbPage(page: number, keywords: string): Promise<KbListAnswer> {
-  return unwrap(await api.post<KbListAnswer>(kbListUrl({ page, pageSize: KB_PAGE_SIZE, keywords }), {}));
+  return unwrap(await listKbs(kbListQuery({ page, pageSize: KB_PAGE_SIZE, keywords })));
 }
 
 /** The page after `pages`, or undefined once every row matching has been loaded. */
@@ -62,7 +73,7 @@ export function useKbInfiniteList(keywords: string) {
 export function useKbDetail(kbId: string | undefined) {
   return useQuery({
     queryKey: kbKeys.detail(kbId ?? ''),
-    queryFn: async () => unwrap(await api.get<KbDetail>('/kb/detail', { data: { kb_id: kbId } })),
+    queryFn: async () => unwrap(await callRoute(contract.kb.detail, { query: { kb_id: kbId ?? '' } })),
     enabled: Boolean(kbId),
     staleTime: 5_000,
   });
@@ -72,8 +83,7 @@ export function useKbDetail(kbId: string | undefined) {
 export function useTagSets() {
   return useQuery({
     queryKey: kbKeys.tagSets,
-    queryFn: async () =>
-      unwrap(await api.post<KbListAnswer>(kbListUrl({ parserId: 'tag' }), {})).kbs as KbListItem[],
+    queryFn: async () => unwrap(await listKbs(kbListQuery({ parserId: 'tag' }))).kbs,
   });
 }
 
@@ -89,9 +99,7 @@ export function useEmbeddingModels() {
   return useQuery({
     queryKey: kbKeys.embeddingModels,
     queryFn: async () => {
-      const byFactory = unwrap(
-        await api.get<Record<string, LlmListItem[]>>('/llm/list', { data: { model_type: 'embedding' } }),
-      );
+      const byFactory = unwrap(await callRoute(contract.llm.list, { query: { model_type: 'embedding' } }));
       const choices: ModelChoice[] = [];
       for (const [factory, models] of Object.entries(byFactory ?? {})) {
         for (const m of models) {
@@ -109,14 +117,12 @@ export function useEmbeddingModels() {
   });
 }
 
-export interface CreateKbInput {
-  name: string;
-}
+export type CreateKbInput = Pick<BodyInput<typeof contract.kb.create>, 'name'>;
 
 export function useCreateKb() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateKbInput) => api.post<{ kb_id: string }>('/kb/create', { name: input.name }),
+    mutationFn: (input: CreateKbInput) => callRoute(contract.kb.create, { body: { name: input.name } }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: kbKeys.all });
     },
@@ -126,7 +132,7 @@ export function useCreateKb() {
 export function useUpdateKb() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: KbUpdateBody) => api.post<KbDetail>('/kb/update', { ...body }),
+    mutationFn: (body: KbUpdateBody) => callRoute(contract.kb.update, { body }),
     onSuccess: (result, body) => {
       if (result.code !== 0) return;
       void client.invalidateQueries({ queryKey: kbKeys.detail(body.kb_id) });
@@ -139,7 +145,7 @@ export function useUpdateKb() {
 export function useRemoveKb() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (kbId: string) => api.post<boolean>('/kb/rm', { kb_id: kbId }),
+    mutationFn: (kbId: string) => callRoute(contract.kb.rm, { body: { kb_id: kbId } }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: kbKeys.all });
     },
@@ -150,7 +156,7 @@ export function useRemoveKb() {
 export function useAllKbs() {
   return useQuery({
     queryKey: ['kb', 'list', 'all-for-chat'],
-    queryFn: async () => unwrap(await api.post<KbListAnswer>(kbListUrl({}), {})).kbs,
+    queryFn: async () => unwrap(await listKbs({})).kbs,
     staleTime: 10_000,
   });
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FactoryInfo, LlmListItem, MyLlms, TenantInfo, VerifyResult } from '@lectern/shared';
-import { api, unwrap, type ApiResult } from './request';
+import { contract, type BodyInput, type VerifyResult } from '@lectern/shared';
+import { unwrap, type ApiResult } from './request';
+import { callRoute } from './route-call';
 
 /**
  * Hooks of the model-provider area (API.md §4), plus the tenant's system default models
@@ -15,24 +16,31 @@ export const llmKeys = {
   tenantInfo: ['user', 'tenant_info'] as const,
 };
 
-/** A body of set_api_key / add_llm: fixed keys plus the provider's own credential fields. */
+/**
+ * A body of set_api_key / add_llm: the contract's keys plus the provider's own credential fields,
+ * whose names come from the catalogue at run time (`credential_fields` of `/llm/factories`).
+ */
 export type ProviderBody = Record<string, unknown> & { llm_factory: string };
+type SetApiKeyBody = BodyInput<typeof contract.llm.setApiKey>;
+type AddLlmBody = BodyInput<typeof contract.llm.addLlm>;
 
-export interface SetTenantInfoInput {
-  tenant_id: string;
-  llm_id: string;
-  embd_id: string;
-  img2txt_id: string;
-  asr_id: string;
-  rerank_id: string;
-  tts_id: string;
+export type SetTenantInfoInput = BodyInput<typeof contract.user.setTenantInfo>;
+
+/** Sends a provider form as set_api_key (the server checks the credential fields it names). */
+function setApiKey(body: ProviderBody) {
+  return callRoute(contract.llm.setApiKey, { body: body as SetApiKeyBody });
+}
+
+/** Sends a provider form as add_llm (the server checks the credential fields it names). */
+function addLlm(body: ProviderBody) {
+  return callRoute(contract.llm.addLlm, { body: body as AddLlmBody });
 }
 
 /** The provider catalogue, in the server's order (rank, then name). */
 export function useFactories() {
   return useQuery({
     queryKey: llmKeys.factories,
-    queryFn: async () => unwrap(await api.get<FactoryInfo[]>('/llm/factories')),
+    queryFn: async () => unwrap(await callRoute(contract.llm.factories, {})),
     staleTime: 10 * 60_000,
   });
 }
@@ -41,7 +49,7 @@ export function useFactories() {
 export function useMyLlms() {
   return useQuery({
     queryKey: llmKeys.myLlms,
-    queryFn: async () => unwrap(await api.get<MyLlms>('/llm/my_llms', { data: { include_details: true } })),
+    queryFn: async () => unwrap(await callRoute(contract.llm.myLlms, { query: { include_details: 'true' } })),
   });
 }
 
@@ -49,8 +57,7 @@ export function useMyLlms() {
 export function useModelList(modelType: string, enabled = true) {
   return useQuery({
     queryKey: llmKeys.list(modelType),
-    queryFn: async () =>
-      unwrap(await api.get<Record<string, LlmListItem[]>>('/llm/list', { data: { model_type: modelType } })),
+    queryFn: async () => unwrap(await callRoute(contract.llm.list, { query: { model_type: modelType } })),
     enabled,
   });
 }
@@ -58,7 +65,7 @@ export function useModelList(modelType: string, enabled = true) {
 export function useTenantInfo(enabled = true) {
   return useQuery({
     queryKey: llmKeys.tenantInfo,
-    queryFn: async () => unwrap(await api.get<TenantInfo>('/user/tenant_info')),
+    queryFn: async () => unwrap(await callRoute(contract.user.tenantInfo, {})),
     enabled,
   });
 }
@@ -76,19 +83,12 @@ function useLlmMutation<I, O>(fn: (input: I) => Promise<ApiResult<O>>, alsoTenan
   });
 }
 
-/** Credential field names are sent exactly as the catalogue spells them. */
-const keepAll = (body: Record<string, unknown>) => ({ keepKeys: Object.keys(body) });
-
 export function useSetApiKey() {
-  return useLlmMutation((body: ProviderBody) =>
-    api.post<true | VerifyResult>('/llm/set_api_key', body, keepAll(body)),
-  );
+  return useLlmMutation(setApiKey);
 }
 
 export function useAddLlm() {
-  return useLlmMutation((body: ProviderBody) =>
-    api.post<true | VerifyResult>('/llm/add_llm', body, keepAll(body)),
-  );
+  return useLlmMutation(addLlm);
 }
 
 /**
@@ -97,30 +97,42 @@ export function useAddLlm() {
  */
 export function useVerifyProvider() {
   return useMutation({
-    mutationFn: ({ route, body }: { route: 'set_api_key' | 'add_llm'; body: ProviderBody }) =>
-      api.post<VerifyResult>(`/llm/${route}`, { ...body, verify: true }, keepAll(body)),
+    mutationFn: async ({
+      route,
+      body,
+    }: {
+      route: 'set_api_key' | 'add_llm';
+      body: ProviderBody;
+    }): Promise<ApiResult<VerifyResult>> => {
+      const probe = { ...body, verify: true };
+      const result = await (route === 'set_api_key' ? setApiKey(probe) : addLlm(probe));
+      // With `verify: true` a success always carries the probe's result (API.md §4).
+      return { ...result, data: result.data === true ? null : result.data };
+    },
   });
 }
 
 export function useDeleteLlm() {
-  return useLlmMutation((ref: { llm_factory: string; llm_name: string }) =>
-    api.post<boolean>('/llm/delete_llm', { ...ref }),
+  return useLlmMutation((ref: BodyInput<typeof contract.llm.deleteLlm>) =>
+    callRoute(contract.llm.deleteLlm, { body: ref }),
   );
 }
 
 export function useEnableLlm() {
-  return useLlmMutation((ref: { llm_factory: string; llm_name: string; status: '0' | '1' }) =>
-    api.post<boolean>('/llm/enable_llm', { ...ref }),
+  return useLlmMutation((ref: BodyInput<typeof contract.llm.enableLlm>) =>
+    callRoute(contract.llm.enableLlm, { body: ref }),
   );
 }
 
 export function useDeleteFactory() {
-  return useLlmMutation((llm_factory: string) => api.post<boolean>('/llm/delete_factory', { llm_factory }));
+  return useLlmMutation((llm_factory: string) =>
+    callRoute(contract.llm.deleteFactory, { body: { llm_factory } }),
+  );
 }
 
 export function useSetTenantInfo() {
   return useLlmMutation(
-    (input: SetTenantInfoInput) => api.post<boolean>('/user/set_tenant_info', { ...input }),
+    (input: SetTenantInfoInput) => callRoute(contract.user.setTenantInfo, { body: input }),
     true,
   );
 }

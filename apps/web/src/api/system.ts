@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiTokenRow } from '@lectern/shared';
-import { api, unwrap } from './request';
+import { contract, type DataOf } from '@lectern/shared';
+import { unwrap } from './request';
+import { callRoute } from './route-call';
 
 /** Hooks of the system area (API.md §11). */
 
@@ -9,14 +10,12 @@ export const systemKeys = {
   tokens: ['system', 'tokens'] as const,
 };
 
-export interface SystemConfig {
-  registerEnabled: number;
-}
+export type SystemConfig = DataOf<typeof contract.system.config>;
 
 export function useSystemConfig() {
   return useQuery({
     queryKey: systemKeys.config,
-    queryFn: async () => unwrap(await api.get<SystemConfig>('/system/config', { skipToken: true })),
+    queryFn: async () => unwrap(await callRoute(contract.system.config, {}, { skipToken: true })),
     staleTime: 5 * 60_000,
   });
 }
@@ -24,14 +23,14 @@ export function useSystemConfig() {
 export function useApiTokens() {
   return useQuery({
     queryKey: systemKeys.tokens,
-    queryFn: async () => unwrap(await api.get<ApiTokenRow[]>('/system/token_list')),
+    queryFn: async () => unwrap(await callRoute(contract.system.tokenList, {})),
   });
 }
 
 export function useCreateApiToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api.post<ApiTokenRow>('/system/new_token'),
+    mutationFn: () => callRoute(contract.system.newToken, {}),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: systemKeys.tokens });
     },
@@ -41,7 +40,7 @@ export function useCreateApiToken() {
 export function useDeleteApiToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (token: string) => api.delete<boolean>('/system/token', { segment: token }),
+    mutationFn: (token: string) => callRoute(contract.system.removeToken, { params: { token } }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: systemKeys.tokens });
     },

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { UserInfo } from '@lectern/shared';
-import { api, unwrap, type ApiResult } from './request';
+import { contract, type BodyInput, type UserInfo } from '@lectern/shared';
+import { unwrap, type ApiResult } from './request';
+import { callRoute } from './route-call';
 import { clearSession, getStoredUserInfo, hasCredential, storeAuthorization, storeUserInfo } from './storage';
 
 /** Hooks of the user area (API.md §2). */
@@ -9,25 +10,12 @@ export const userKeys = {
   info: ['user', 'info'] as const,
 };
 
-export interface LoginInput {
-  email: string;
-  password: string;
-}
-export interface RegisterInput extends LoginInput {
-  nickname: string;
-}
-export interface SettingInput {
-  nickname?: string;
-  avatar?: string | null;
-  language?: string;
-  color_schema?: string;
-  timezone?: string;
-  password?: string;
-  new_password?: string;
-}
+export type LoginInput = BodyInput<typeof contract.user.login>;
+export type RegisterInput = BodyInput<typeof contract.user.register>;
+export type SettingInput = BodyInput<typeof contract.user.setting>;
 
 export async function fetchUserInfo(): Promise<UserInfo> {
-  const user = unwrap(await api.get<UserInfo>('/user/info'));
+  const user = unwrap(await callRoute(contract.user.info, {}));
   storeUserInfo(user);
   return user;
 }
@@ -58,7 +46,7 @@ export function keepSession(result: ApiResult<UserInfo>): boolean {
 export function useLogin() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => api.post<UserInfo>('/user/login', { ...input }, { skipToken: true }),
+    mutationFn: (input: LoginInput) => callRoute(contract.user.login, { body: input }, { skipToken: true }),
     onSuccess: (result) => {
       if (keepSession(result)) client.setQueryData(userKeys.info, result.data);
     },
@@ -68,20 +56,20 @@ export function useLogin() {
 export function useRegister() {
   return useMutation({
     mutationFn: (input: RegisterInput) =>
-      api.post<UserInfo>('/user/register', { ...input }, { skipToken: true }),
+      callRoute(contract.user.register, { body: input }, { skipToken: true }),
   });
 }
 
 /** Signs out on the server (best effort) and in the browser. */
 export async function logout(): Promise<void> {
-  await api.post('/user/logout');
+  await callRoute(contract.user.logout, {});
   clearSession();
 }
 
 export function useSaveSetting() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: SettingInput) => api.post<boolean>('/user/setting', { ...input }),
+    mutationFn: (input: SettingInput) => callRoute(contract.user.setting, { body: input }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: userKeys.info });
     },

@@ -8,9 +8,9 @@ import { messageRoleSchema } from './enums.js';
 
 /**
  * One message as the client sends it and the server stores it (API.md §18 conversation.message).
- * Loose: the client may attach its own keys (`files`, …) and they are stored as given.
+ * Not strict: the client may attach its own keys and they are stored and returned as given.
  */
-export const chatMessageSchema = z.looseObject({
+export const chatMessageSchema = z.object({
   role: messageRoleSchema,
   content: z.string(),
   id: z.string().optional(),
@@ -59,9 +59,9 @@ export type Reference = z.infer<typeof referenceSchema>;
 
 /**
  * A chunk in the legacy chat API's format (API.md §10): the stored raw chunk with `docnm_kwd`
- * renamed `doc_name`. Loose: it is the retrieval record as stored, whose fields vary with the method.
+ * renamed `doc_name`. Not strict: it is the retrieval record as stored, whose fields vary.
  */
-export const legacyChunkSchema = z.looseObject({
+export const legacyChunkSchema = z.object({
   chunk_id: z.string(),
   content_with_weight: z.string(),
   doc_id: z.string(),

@@ -4,6 +4,9 @@ import { chunkPositionSchema, done, jsonObject } from './common.js';
 import { documentSchema } from './document.js';
 import { route, routeChecked } from './route.js';
 
+/** Chunk `available_int`: 1 enabled, 0 disabled. */
+const availabilityValue = z.union([z.literal(0), z.literal(1)]);
+
 /** Tag → weight (`tag_feas`). */
 const tagFeatures = z.record(z.string(), z.number());
 
@@ -18,7 +21,7 @@ export const chunkRowSchema = z.strictObject({
   question_kwd: z.array(z.string()),
   /** "" or `<bucket>-<name>`, served by `/v1/document/image/…`. */
   image_id: z.string(),
-  available_int: z.number(),
+  available_int: availabilityValue,
   positions: z.array(chunkPositionSchema),
   doc_type_kwd: z.string().nullable(),
   tag_kwd: z.array(z.string()),
@@ -34,10 +37,10 @@ export const chunkListSchema = z.strictObject({
 export type ChunkListAnswer = z.infer<typeof chunkListSchema>;
 
 /**
- * `chunk/get`: the stored chunk without vectors and token fields; absent keys omitted. Loose because
+ * `chunk/get`: the stored chunk without vectors and token fields; absent keys omitted. Not strict:
  * chunk methods store their own typed fields too (table columns, resume fields, graph records).
  */
-export const storedChunkSchema = z.looseObject({
+export const storedChunkSchema = z.object({
   id: z.string(),
   doc_id: z.string(),
   kb_id: z.string(),
@@ -51,7 +54,7 @@ export const storedChunkSchema = z.looseObject({
   position_int: z.array(chunkPositionSchema),
   page_num_int: z.array(z.number()),
   top_int: z.array(z.number()),
-  available_int: z.number(),
+  available_int: availabilityValue,
   /** "YYYY-MM-DD HH:MM:SS". */
   create_time: z.string(),
   create_timestamp_flt: z.number(),
@@ -109,14 +112,14 @@ export const mindMapNodeSchema: z.ZodType<MindMapNode> = z.lazy(() =>
   z.strictObject({ id: z.string(), children: z.array(mindMapNodeSchema).optional() }),
 );
 
-const graphNodeSchema = z.looseObject({
+const graphNodeSchema = z.object({
   id: z.string(),
   entity_type: z.string().optional(),
   description: z.string().optional(),
   source_id: z.array(z.string()).optional(),
   pagerank: z.number().optional(),
 });
-const graphEdgeSchema = z.looseObject({
+const graphEdgeSchema = z.object({
   source: z.string(),
   target: z.string(),
   weight: z.number().optional(),

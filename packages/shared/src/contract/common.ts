@@ -31,7 +31,7 @@ export const jsonObject = z.record(z.string(), jsonValue);
 export const chunkPositionSchema = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number()]);
 export type ChunkPosition = z.infer<typeof chunkPositionSchema>;
 
-export const raptorConfigSchema = z.looseObject({
+export const raptorConfigSchema = z.object({
   use_raptor: z.boolean().optional(),
   prompt: z.string().nullish(),
   max_token: z.number().nullish(),
@@ -41,7 +41,7 @@ export const raptorConfigSchema = z.looseObject({
 });
 export type RaptorConfig = z.infer<typeof raptorConfigSchema>;
 
-export const graphragConfigSchema = z.looseObject({
+export const graphragConfigSchema = z.object({
   use_graphrag: z.boolean().optional(),
   entity_types: z.array(z.string()).optional(),
   method: z.enum(GRAPH_METHODS).optional(),
@@ -58,9 +58,9 @@ export const pageRangeSchema = z.union([
 
 /**
  * A stored parser_config (API.md §19.6): the keys below as the server checks them (a `null` number
- * means "not set"), plus any other key the client sent, kept as given (API.md §5 create) — hence loose.
+ * means "not set"). Not strict: any other key the client sent is kept as given (API.md §5 create).
  */
-export const parserConfigSchema = z.looseObject({
+export const parserConfigSchema = z.object({
   layout_recognize: z.string().nullish(),
   chunk_token_num: z.number().nullish(),
   delimiter: z.string().nullish(),

@@ -1,7 +1,7 @@
 /** `/v1/dialog` — chat assistants (API.md §8). */
 import { z } from 'zod';
 import { done, epochMs, jsonObject, timeFields } from './common.js';
-import { PROMPT_TYPES } from './enums.js';
+import { PROMPT_TYPES, statusSchema } from './enums.js';
 import { route, routeChecked } from './route.js';
 
 /** Assistant defaults of API.md §8 / §18. */
@@ -55,15 +55,14 @@ const promptConfigInput = z.looseObject({
   self_rag: z.boolean().optional(),
 });
 
-/** `llm_setting`: keys may be omitted to leave the provider default. */
-export const llmSettingSchema = z.looseObject({
+const llmSettingFields = {
   temperature: z.number().optional(),
   top_p: z.number().optional(),
   frequency_penalty: z.number().optional(),
   presence_penalty: z.number().optional(),
   max_tokens: z.number().min(0).optional(),
-});
-export type LlmSetting = z.infer<typeof llmSettingSchema>;
+};
+const llmSettingInput = z.looseObject(llmSettingFields);
 
 const dialogSetBody = z.object({
   prompt_config: promptConfigInput,
@@ -75,7 +74,7 @@ const dialogSetBody = z.object({
   language: z.string().optional(),
   kb_ids: z.array(z.string()).nullable().optional(),
   llm_id: z.string().nullable().optional(),
-  llm_setting: llmSettingSchema.nullable().optional(),
+  llm_setting: llmSettingInput.nullable().optional(),
   top_n: z.number().int().min(0).optional(),
   top_k: z.number().int().min(1).optional(),
   rerank_id: z.string().nullable().optional(),
@@ -92,11 +91,15 @@ const pageNumber = z.coerce.number<number | string>().int().min(0).optional();
 
 // ---- Data shapes -------------------------------------------------------------------------------
 
-export const promptParameterSchema = z.looseObject({ key: z.string(), optional: z.boolean() });
+/** `llm_setting`: keys may be omitted to leave the provider default. Not strict: extra keys are kept. */
+export const llmSettingSchema = z.object(llmSettingFields);
+export type LlmSetting = z.infer<typeof llmSettingSchema>;
+
+export const promptParameterSchema = z.object({ key: z.string(), optional: z.boolean() });
 export type PromptParameter = z.infer<typeof promptParameterSchema>;
 
 /** A stored prompt_config: the defaults above merged with what the client set (extra keys kept). */
-export const promptConfigSchema = z.looseObject({
+export const promptConfigSchema = z.object({
   system: z.string(),
   prologue: z.string(),
   parameters: z.array(promptParameterSchema),
@@ -124,7 +127,7 @@ const dialogFields = {
   language: z.string(),
   llm_id: z.string(),
   llm_setting: llmSettingSchema,
-  prompt_type: z.string(),
+  prompt_type: z.enum(PROMPT_TYPES),
   prompt_config: promptConfigSchema,
   meta_data_filter: jsonObject,
   similarity_threshold: z.number(),
@@ -136,7 +139,7 @@ const dialogFields = {
   kb_ids: z.array(z.string()),
   /** Names of the live KBs among `kb_ids` (get, list, set). */
   kb_names: z.array(z.string()).optional(),
-  status: z.string(),
+  status: statusSchema,
   ...timeFields,
 };
 
@@ -158,7 +161,7 @@ export const dialogListItemSchema = z.strictObject({
   language: z.string(),
   llm_id: z.string(),
   llm_setting: llmSettingSchema,
-  prompt_type: z.string(),
+  prompt_type: z.enum(PROMPT_TYPES),
   prompt_config: promptConfigSchema,
   similarity_threshold: z.number(),
   vector_similarity_weight: z.number(),
@@ -168,7 +171,7 @@ export const dialogListItemSchema = z.strictObject({
   rerank_id: z.string(),
   kb_ids: z.array(z.string()),
   icon: z.string().nullable(),
-  status: z.string(),
+  status: statusSchema,
   nickname: z.string(),
   tenant_avatar: z.string().nullable(),
   update_time: epochMs,

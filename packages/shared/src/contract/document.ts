@@ -1,7 +1,14 @@
 /** `/v1/document` (API.md §6). */
 import { z } from 'zod';
 import { done, jsonObject, jsonValue, parserConfigSchema, timeFields, type ParserConfig } from './common.js';
-import { documentTypeSchema, runStatusSchema, type DocRun, type DocumentType } from './enums.js';
+import {
+  documentTypeSchema,
+  PARSER_IDS,
+  runStatusSchema,
+  statusSchema,
+  type DocRun,
+  type DocumentType,
+} from './enums.js';
 import { listPaging } from './paging.js';
 import { route, routeChecked, typedAs } from './route.js';
 
@@ -20,7 +27,7 @@ const documentFields = {
   location: z.string(),
   /** `/v1/document/image/<kb_id>-<name>`, an inline data URL, or null. */
   thumbnail: z.string().nullable(),
-  parser_id: z.string(),
+  parser_id: z.enum(PARSER_IDS),
   pipeline_id: z.string().nullable(),
   parser_config: parserConfigSchema,
   source_type: z.string(),
@@ -34,7 +41,8 @@ const documentFields = {
   /** Seconds. */
   process_duration: z.number(),
   run: runStatusSchema,
-  status: z.string(),
+  /** The document's enable switch, mirrored to its chunks' `available_int`. */
+  status: statusSchema,
   meta_fields: metaFieldsSchema,
   ...timeFields,
 };

@@ -1,7 +1,7 @@
 /** `/v1/kb` — knowledge bases (API.md §5). */
 import { z } from 'zod';
 import { done, epochMs, jsonObject, parserConfigSchema, timeFields, type ParserConfig } from './common.js';
-import { KB_PERMISSIONS } from './enums.js';
+import { KB_PERMISSIONS, kbPermissionSchema, PARSER_IDS, statusSchema } from './enums.js';
 import { listPaging } from './paging.js';
 import { route, routeChecked, typedAs } from './route.js';
 
@@ -18,13 +18,13 @@ const kbRowFields = {
   language: z.string(),
   description: z.string().nullable(),
   embd_id: z.string(),
-  permission: z.string(),
+  permission: kbPermissionSchema,
   doc_num: z.number(),
   token_num: z.number(),
   chunk_num: z.number(),
   similarity_threshold: z.number(),
   vector_similarity_weight: z.number(),
-  parser_id: z.string(),
+  parser_id: z.enum(PARSER_IDS),
   pipeline_id: z.string().nullable(),
   parser_config: parserConfigSchema,
   pagerank: z.number(),
@@ -34,7 +34,7 @@ const kbRowFields = {
   raptor_task_finish_at: taskFinishAt,
   mindmap_task_id: z.string().nullable(),
   mindmap_task_finish_at: taskFinishAt,
-  status: z.string(),
+  status: statusSchema,
   ...timeFields,
 };
 
@@ -46,11 +46,11 @@ export const kbDetailSchema = z.strictObject({
   name: z.string(),
   language: z.string(),
   description: z.string().nullable(),
-  permission: z.string(),
+  permission: kbPermissionSchema,
   doc_num: z.number(),
   token_num: z.number(),
   chunk_num: z.number(),
-  parser_id: z.string(),
+  parser_id: z.enum(PARSER_IDS),
   pipeline_id: z.string().nullable(),
   pipeline_name: z.string().nullable(),
   pipeline_avatar: z.string().nullable(),
@@ -79,11 +79,11 @@ export const kbListItemSchema = z.strictObject({
   language: z.string(),
   description: z.string().nullable(),
   tenant_id: z.string(),
-  permission: z.string(),
+  permission: kbPermissionSchema,
   doc_num: z.number(),
   token_num: z.number(),
   chunk_num: z.number(),
-  parser_id: z.string(),
+  parser_id: z.enum(PARSER_IDS),
   embd_id: z.string(),
   nickname: z.string().nullable(),
   tenant_avatar: z.string().nullable(),
@@ -155,8 +155,8 @@ export const kbContract = {
     path: '/v1/kb/update',
     auth: 'login',
     body: updateBody,
-    /** The KB row merged with the request (API.md §5): the request's other keys come back too, hence loose. */
-    data: z.looseObject(kbRowFields),
+    /** The KB row merged with the request (API.md §5): the request's other keys come back too. */
+    data: z.object(kbRowFields),
   }),
   detail: route({
     method: 'GET',

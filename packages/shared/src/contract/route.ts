@@ -120,7 +120,9 @@ export type PathParams<P extends string> = P extends `${string}:${infer Name}/${
  * (`required`: absent → 101), and server code sees `unknown`, so it cannot skip the check.
  */
 export function routeChecked<T>(opts: { required?: boolean } = {}): z.ZodType<unknown, T> {
-  const runtime = opts.required ? z.custom<T>((v) => v !== undefined) : z.custom<T>();
+  // Not required: absent passes at run time too (the route answers with its own message), while
+  // clients still see a required key unless the field is also marked `.optional()`.
+  const runtime = opts.required ? z.custom<T>((v) => v !== undefined) : z.custom<T>().optional();
   return runtime as z.ZodType<unknown, T>;
 }
 

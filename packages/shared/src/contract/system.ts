@@ -4,10 +4,10 @@ import { apiTokenSchema, done } from './common.js';
 import { route } from './route.js';
 
 /**
- * One component's health. Loose: each probe adds what describes its backend (`database: "sqlite"`,
- * `storage: "local"`, the chunk index's figures, the queue's depth).
+ * One component's health. Not strict: each probe adds what describes its backend (`database:
+ * "sqlite"`, `storage: "local"`, the chunk index's figures, the queue's depth).
  */
-const componentHealth = z.looseObject({
+const componentHealth = z.object({
   status: z.enum(['green', 'red']),
   /** Milliseconds with one decimal, as a string. */
   elapsed: z.string(),

@@ -11,6 +11,7 @@ export const userSchema = z.strictObject({
   /** A data-URL image, or null. */
   avatar: z.string().nullable(),
   language: z.string(),
+  /** "Bright" or "Dark". */
   color_schema: z.string(),
   timezone: z.string(),
   is_active: z.string(),
@@ -35,7 +36,9 @@ export const tenantInfoSchema = z.strictObject({
   asr_id: z.string(),
   img2txt_id: z.string(),
   tts_id: z.string().nullable(),
+  /** `"<parser_id>:<label>,…"`: the chunk methods offered to this tenant. */
   parser_ids: z.string(),
+  /** A `user_tenant` role (`TENANT_ROLES`). */
   role: z.string(),
 });
 export type TenantInfo = z.infer<typeof tenantInfoSchema>;

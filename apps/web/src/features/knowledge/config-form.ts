@@ -5,7 +5,6 @@ import {
   type KbPermission,
   type KbUpdateBody,
   type ParserConfig,
-  type ParserConfigFields,
   type RaptorConfig,
 } from '@lectern/shared';
 import { fromPages, toPages, type PageRange } from './page-ranges';
@@ -58,7 +57,7 @@ export function maxChunkTokens(method: string): number {
   return method === 'knowledge_graph' ? 8192 : 2048;
 }
 
-export interface ParserConfigValues extends Omit<ParserConfigFields, 'pages' | 'raptor' | 'graphrag'> {
+export interface ParserConfigValues extends Omit<ParserConfig, 'pages' | 'raptor' | 'graphrag'> {
   pages: PageRange[];
   raptor: RaptorConfig;
   graphrag: GraphragConfig;

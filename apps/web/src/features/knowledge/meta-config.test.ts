@@ -40,6 +40,9 @@ const kb: KbDetail = {
   token_num: 0,
   chunk_num: 0,
   parser_id: 'naive',
+  pipeline_id: null,
+  pipeline_name: null,
+  pipeline_avatar: null,
   parser_config: {
     chunk_token_num: 256,
     llm_id: 'chat@X',
@@ -47,9 +50,16 @@ const kb: KbDetail = {
     raptor: { use_raptor: true, prompt: 'p' },
   },
   pagerank: 0,
+  graphrag_task_id: null,
+  graphrag_task_finish_at: null,
+  raptor_task_id: null,
+  raptor_task_finish_at: null,
+  mindmap_task_id: null,
+  mindmap_task_finish_at: null,
   create_time: 0,
   update_time: 0,
   size: 0,
+  connectors: [],
 };
 
 describe('configuration form', () => {

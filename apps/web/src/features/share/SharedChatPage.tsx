@@ -3,7 +3,7 @@ import { Alert, Avatar, Result, Spin, Typography, theme } from 'antd';
 import { RobotOutlined } from '@ant-design/icons';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessage, Dialog, Reference } from '@lectern/shared';
+import type { ChatMessage, Reference, SharedDialog } from '@lectern/shared';
 import {
   fetchSharedDialog,
   fetchSharedSession,
@@ -33,9 +33,7 @@ function visitorId(): string {
 }
 
 type Load =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ready'; dialog: Dialog & { avatar?: string | null } };
+  { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; dialog: SharedDialog };
 
 /**
  * The shared chat page that the embed snippets point to (`/chat/share?shared_id=<dialog_id>&auth=<beta>`).

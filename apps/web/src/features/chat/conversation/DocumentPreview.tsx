@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Drawer, Space, Spin } from 'antd';
 import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../../api/request';
+import { fetchDocumentFile } from '../../../api/document';
 import { DocumentOpenerContext } from './document-context';
 
 /**
@@ -52,7 +52,7 @@ type Loaded =
   | { kind: 'text'; url: string; text: string };
 
 async function load(id: string, name: string): Promise<Loaded> {
-  const result = await api.get<Blob>('/document/get', { segment: id, responseType: 'blob' });
+  const result = await fetchDocumentFile(id);
   const blob = result.data;
   if (result.code !== 0 || !blob) return { kind: 'error', message: result.message };
   if (blob.type.includes('json') && extensionOf(name) !== 'json') {

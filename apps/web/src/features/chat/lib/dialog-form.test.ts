@@ -29,6 +29,7 @@ const stored: Dialog = {
     refine_multiturn: false,
     cross_languages: ['German'],
     reasoning: false,
+    toc_enhance: false,
     tavily_api_key: '',
     use_kg: false,
     tts: true,
@@ -42,9 +43,12 @@ const stored: Dialog = {
   rerank_id: '',
   kb_ids: ['k1'],
   kb_names: ['Geography'],
+  meta_data_filter: {},
   status: '1',
   create_time: 0,
+  create_date: 'Thu, 01 Jan 1970 00:00:00 GMT',
   update_time: 0,
+  update_date: 'Thu, 01 Jan 1970 00:00:00 GMT',
 };
 
 describe('the assistant form', () => {

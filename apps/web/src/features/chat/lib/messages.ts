@@ -24,9 +24,12 @@ export function referenceSlots(messages: readonly ChatMessage[]): Map<number, nu
   return slots;
 }
 
-/** The reference of the message at `index` (empty for the greeting, questions and old entries). */
+/**
+ * The reference of the message at `index` (empty for the greeting, questions and old entries).
+ * Entries are read defensively: stored conversations may hold empty or malformed ones.
+ */
 export function referenceAt(
-  conversation: Pick<Conversation, 'message' | 'reference'>,
+  conversation: Pick<Conversation, 'message'> & { reference: readonly unknown[] },
   index: number,
 ): Reference {
   const slot = referenceSlots(conversation.message).get(index);

@@ -41,7 +41,7 @@ export default function DatasetTab({ kb }: { kb: KbDetail }) {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(20);
   const [keywords, setKeywords] = useState('');
-  const [runStatus, setRunStatus] = useState<string[]>([]);
+  const [runStatus, setRunStatus] = useState<DocRun[]>([]);
   const [selected, setSelected] = useState<string[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [modal, holder] = Modal.useModal();
