@@ -68,7 +68,8 @@ describe('checkEvent', () => {
     const bad = { code: 0, message: '', data: { ...delta, final: 'no' } };
     expect(checkEvent(contract.conversation.completion, bad)[0]).toMatchObject({
       route: 'POST /v1/conversation/completion',
-      path: 'event.data',
+      path: 'event.data.final',
+      value: 'no',
     });
     const error = { code: 500, message: 'boom', data: { answer: '**ERROR**: boom', reference: [] } };
     expect(checkEvent(contract.conversation.completion, error)).toEqual([]);
