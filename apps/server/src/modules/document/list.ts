@@ -9,12 +9,10 @@ import { parseJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
 import { likePattern, pageOf, type ListQuery } from '../kb/paging.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
-import { type BodyOf, type contract } from '@lectern/shared';
+import { DOCUMENT_TYPES, RUN_STATUSES, type BodyOf, type contract } from '@lectern/shared';
 
 type ListDocBody = BodyOf<typeof contract.document.list>;
 
-const RUN_STATUSES = ['0', '1', '2', '3', '4', '5'];
-const DOC_TYPES = ['pdf', 'doc', 'visual', 'aural', 'virtual', 'other'];
 export const DOC_ORDER_COLUMNS = [
   'create_time',
   'update_time',
@@ -51,10 +49,10 @@ function isObj(v: unknown): v is Record<string, unknown> {
 /** The filters of a list request, with the contract's messages for invalid ones. */
 export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywords: string): DocFilter {
   const runStatus = (body.run_status ?? []).map(String);
-  const badRun = [...new Set(runStatus.filter((s) => !RUN_STATUSES.includes(s)))];
+  const badRun = [...new Set(runStatus.filter((s) => !(RUN_STATUSES as readonly string[]).includes(s)))];
   if (badRun.length > 0) throw errors.data(`Invalid filter run status conditions: ${badRun.join(', ')}`);
   const types = body.types ?? [];
-  const badTypes = [...new Set(types.filter((t) => !DOC_TYPES.includes(t)))];
+  const badTypes = [...new Set(types.filter((t) => !(DOCUMENT_TYPES as readonly string[]).includes(t)))];
   if (badTypes.length > 0) {
     throw errors.data(
       `Invalid filter conditions: ${badTypes.join(', ')} type${badTypes.length > 1 ? 's' : ''}`,
