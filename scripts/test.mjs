@@ -94,6 +94,7 @@ if (wants('pg')) {
         'src/policy',
         'src/chunk-index/chunk-index.',
         'src/storage',
+        'src/http/rate-limit-store',
       ],
       {
         TEST_DATABASE_URL: pgUrl,

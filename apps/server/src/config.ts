@@ -31,6 +31,7 @@ const envSchema = z.object({
   MAX_FILES_PER_BATCH: z.coerce.number().int().positive().default(32),
   MAX_DOCS_PER_TENANT: z.coerce.number().int().min(0).default(0),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  REDIS_URL: z.string().optional(),
   WEB_DIST_DIR: z.string().optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().positive().default(5),
   MODEL_VERIFY: flag.default(true),
@@ -77,6 +78,8 @@ export interface Config {
   maxFilesPerBatch: number;
   maxDocsPerTenant: number;
   loginRateLimit: number;
+  /** Shared rate-limit windows in Redis (else in PostgreSQL when DATABASE_URL is, else memory). */
+  redisUrl: string | undefined;
   webDistDir: string;
   workerConcurrency: number;
   modelVerify: boolean;
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFilesPerBatch: e.MAX_FILES_PER_BATCH,
     maxDocsPerTenant: e.MAX_DOCS_PER_TENANT,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    redisUrl: e.REDIS_URL && e.REDIS_URL.length > 0 ? e.REDIS_URL : undefined,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? path.join(repoRoot, 'apps/web/dist')),
     workerConcurrency: e.WORKER_CONCURRENCY,
     modelVerify: e.MODEL_VERIFY,

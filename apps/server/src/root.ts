@@ -9,6 +9,7 @@ import { closeContext, type AppContext } from './context.js';
 import { createChatServices } from './chat/bind.js';
 import { openChunkIndex } from './chunk-index/open-index.js';
 import { openDb, pingDb } from './db/connection.js';
+import { checkSecretKey } from './db/key-check.js';
 import { migrateToLatest } from './db/migrate.js';
 import { HealthRegistry } from './health/registry.js';
 import { outboundPolicyOf } from './net/index.js';
@@ -16,6 +17,7 @@ import { createParsePool } from './ingest/parse-pool.js';
 import { parseTaskHandler } from './ingest/tasks/parse-task.js';
 import type { ServerContext } from './modules/context.js';
 import type { TaskHandlers } from './queue/handlers.js';
+import { bridgeTaskSignal } from './queue/pg-wake.js';
 import { TaskSignal } from './queue/signal.js';
 import { startWorkerHost, type WorkerHost, type WorkerOptions } from './queue/worker-host.js';
 import { Secrets } from './security/secrets.js';
@@ -26,8 +28,10 @@ async function createPorts(config: Config): Promise<AppContext> {
   outboundPolicyOf(config); // refuses a malformed LECTERN_SSRF_ALLOW before anything opens
   const db = openDb(config.databaseUrl, config.dataDir);
   const onClose: AppContext['onClose'] = [() => db.close()];
+  const secrets = new Secrets(config.secretKey);
   try {
     await migrateToLatest(db);
+    await checkSecretKey(db, secrets.mac('lectern:secret-key-fingerprint'));
   } catch (err) {
     await closeContext({ onClose });
     throw err;
@@ -61,15 +65,22 @@ async function createPorts(config: Config): Promise<AppContext> {
   }
   const parsePool = createParsePool(config);
   onClose.push(() => parsePool.close());
+  const queue = new TaskSignal();
+  if (db.dialect === 'postgres') {
+    // Processes sharing this database wake each other's workers (LISTEN/NOTIFY; polling stays).
+    const wake = bridgeTaskSignal(queue, db, config.databaseUrl!);
+    await wake.ready;
+    onClose.unshift(() => wake.close());
+  }
   return {
     config,
     db,
-    secrets: new Secrets(config.secretKey),
+    secrets,
     blobs,
     health,
     chunkIndex,
     parsePool,
-    queue: new TaskSignal(),
+    queue,
     onClose,
   };
 }

@@ -112,6 +112,7 @@ export interface Database {
   api_token: ApiTokenTable;
   file: FileTable;
   kv: { key: string; value: string; update_time: number };
+  rate_limit: { key: string; count: number; reset_at: number };
   llm_factories: LlmFactoriesTable;
   llm: LlmTable;
   tenant_llm: TenantLlmTable;

@@ -8,6 +8,7 @@ import { RetCode } from '@lectern/shared';
 import type { ServerContext } from '../modules/context.js';
 import { authHook } from './auth.js';
 import { installContractCheck } from './contract-check.js';
+import { rateLimitStoreOptions } from './rate-limit-store.js';
 import { ApiError } from './envelope.js';
 import { registerModules } from '../modules/index.js';
 
@@ -46,7 +47,10 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     credentials: true,
     exposedHeaders: ['Authorization'],
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    ...rateLimitStoreOptions(app, ctx.db, ctx.config.redisUrl),
+  });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {

@@ -5,6 +5,7 @@ import * as m0003 from './0003_llm.js';
 import * as m0004 from './0004_kb_document.js';
 import * as m0005 from './0005_chat.js';
 import * as m0006 from './0006_task_kind.js';
+import * as m0007 from './0007_rate_limit.js';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled server
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_kb_document': m0004,
   '0005_chat': m0005,
   '0006_task_kind': m0006,
+  '0007_rate_limit': m0007,
 };
