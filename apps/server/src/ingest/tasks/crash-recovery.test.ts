@@ -4,73 +4,15 @@
  * its tasks hold leases; a second process on the same data folder (and database) takes over once
  * the leases expire.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { closeRoot, createRoot } from '../../root.js';
 import { makePdf, textPages } from '../testing/make-pdf.js';
-
-const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  output: string[];
-}
-
-async function startChild(env: Record<string, string>): Promise<Child> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  proc.stdout?.on('data', (d) => output.push(String(d)));
-  proc.stderr?.on('data', (d) => output.push(String(d)));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited: ${output.join('')}`);
-    try {
-      if ((await fetch(`${url}/v1/system/ping`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start: ${output.join('')}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { proc, url, output };
-}
-
-async function api(child: Child, route: string, body?: unknown, token?: string) {
-  const res = await fetch(`${child.url}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { headers: res.headers, body: (await res.json()) as { code: number; message: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads loose JSON
-}
-
-function exited(proc: ChildProcess): Promise<void> {
-  return proc.exitCode !== null ? Promise.resolve() : new Promise((r) => proc.once('exit', () => r()));
-}
+import { callChild as api, exited, startChild, type Child } from '../../../test/child-server.js';
 
 describe('crash recovery', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-crash-'));
