@@ -1,7 +1,7 @@
 // Import rules, checked by `npm run lint` (and `npm run lint:deps` alone). A wrong import fails CI.
 //
 // Server layers, top to bottom; a layer imports only from layers below it:
-//   entry    main.ts, root.ts (composition root), http/app.ts
+//   entry    main.ts, root.ts (composition root), http/app.ts, cli/ (commands)
 //   routes   modules/<area>/ (+ the request helpers http/auth, validate, envelope, contract-check)
 //   domain   chat, ingest, search, agents, graph, raptor, policy
 //   ports    queue, storage, models, chunk-index, net, sandbox, context.ts
@@ -10,7 +10,7 @@
 // never import features.
 const S = '^apps/server/src/';
 const layer = {
-  entry: `${S}(main|root)\\.ts$|${S}http/app\\.ts$`,
+  entry: `${S}(main|root)\\.ts$|${S}http/app\\.ts$|${S}cli/`,
   routes: `${S}modules/|${S}http/(auth|validate|envelope|contract-check)\\.ts$`,
   domain: `${S}(chat|ingest|search|agents|graph|raptor|policy)/`,
   ports: `${S}(queue|storage|models|chunk-index|net|sandbox)/|${S}context\\.ts$`,

@@ -95,6 +95,7 @@ if (wants('pg')) {
         'src/chunk-index/chunk-index.',
         'src/storage',
         'src/http/rate-limit-store',
+        'src/cli',
       ],
       {
         TEST_DATABASE_URL: pgUrl,

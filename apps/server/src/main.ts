@@ -1,3 +1,4 @@
+import { runMigrateIndexCommand } from './cli/migrate-index.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { closeRoot, createRoot, startTaskWorkers } from './root.js';
@@ -38,7 +39,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((err: unknown) => {
+const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
+const run =
+  command === 'migrate-index'
+    ? runMigrateIndexCommand(process.argv, process.env).then((code) => process.exit(code))
+    : main();
+run.catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 });
