@@ -4,6 +4,7 @@
  * route, see CONTRIBUTING.md "Adding a route".
  */
 import { apiContract } from './api.js';
+import { canvasContract } from './canvas.js';
 import { chunkContract } from './chunk.js';
 import { conversationContract } from './conversation.js';
 import { dialogContract } from './dialog.js';
@@ -24,6 +25,7 @@ export const contract = {
   dialog: dialogContract,
   conversation: conversationContract,
   api: apiContract,
+  canvas: canvasContract,
 } satisfies Record<string, RouteGroup>;
 
 /** Every entry, for checks that walk them all. */
@@ -41,6 +43,8 @@ export const routesByKey: ReadonlyMap<string, RouteContract> = new Map(
 
 export * from './answer.js';
 export * from './api.js';
+export * from './canvas.js';
+export * from './canvas-run.js';
 export * from './chunk.js';
 export * from './common.js';
 export * from './conversation.js';

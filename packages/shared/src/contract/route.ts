@@ -52,6 +52,12 @@ export interface JsonRouteSpec extends RouteBase {
 /** Answers a server-sent-event stream of envelopes whose `data` is `event` (API.md §9 framing). */
 export interface SseRouteSpec extends RouteBase {
   kind: 'sse';
+  /**
+   * `envelope` (default): each event is `{code, message, data}` and `event` describes its `data`.
+   * `bare`: each event is the JSON object `event` describes, with no envelope (agent runs, API.md
+   * §13.2); an error is `{code, message, data: false}`, and `data:[DONE]` may end the stream.
+   */
+  framing?: 'envelope' | 'bare';
   event: z.ZodType;
   /** The one JSON envelope answered instead of the stream (`stream: false`), when the route has that mode. */
   data?: z.ZodType;
