@@ -19,8 +19,9 @@ function listFiles(dir, test) {
 
 export async function buildServer() {
   const pkg = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
-  // node_modules stay external; our own workspace package (TypeScript source) is bundled in.
-  const external = Object.keys(pkg.dependencies ?? {}).filter((d) => d !== '@lectern/shared');
+  // node_modules stay external; our own workspace packages (TypeScript source) are bundled in, with
+  // what they depend on (agent-core's Jinja library, its JSON templates).
+  const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@lectern/'));
   const entryPoints = [
     path.join(serverDir, 'src/main.ts'),
     ...listFiles(path.join(serverDir, 'src'), (p) => p.endsWith('.worker.ts')),

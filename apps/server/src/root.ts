@@ -6,6 +6,8 @@
  */
 import type { Config } from './config.js';
 import { closeContext, type AppContext } from './context.js';
+import { createAgentServices } from './agents/services.js';
+import { agentRunTaskHandler } from './agents/run-task.js';
 import { createChatServices } from './chat/bind.js';
 import { openChunkIndex } from './chunk-index/open-index.js';
 import { openDb, pingDb } from './db/connection.js';
@@ -88,7 +90,10 @@ async function createPorts(config: Config): Promise<AppContext> {
 /** Everything a server process needs: the ports and the domain services built on them. */
 export async function createRoot(config: Config): Promise<ServerContext> {
   const ctx = await createPorts(config);
-  return { ...ctx, chat: createChatServices(ctx) };
+  // Tool components and the MCP client plug in here: createAgentServices(ctx, { tools, mcp }).
+  const agents = createAgentServices(ctx);
+  ctx.onClose.push(() => agents.runs.cancelAll());
+  return { ...ctx, chat: createChatServices(ctx), agents };
 }
 
 export async function closeRoot(root: Pick<AppContext, 'onClose'>): Promise<void> {
@@ -96,11 +101,17 @@ export async function closeRoot(root: Pick<AppContext, 'onClose'>): Promise<void
 }
 
 /** Every task kind this build can run, with its handler. */
-export function taskHandlers(ctx: AppContext): TaskHandlers {
-  return { parse: parseTaskHandler(ctx) };
+export function taskHandlers(ctx: AppContext | ServerContext): TaskHandlers {
+  const handlers: TaskHandlers = { parse: parseTaskHandler(ctx) };
+  // Agent runs need the process's agent services (tools, MCP); a bare AppContext gets the defaults.
+  handlers.agent_run = agentRunTaskHandler(ctx, 'agents' in ctx ? ctx.agents : createAgentServices(ctx));
+  return handlers;
 }
 
 /** Starts this process's task workers over every registered kind. */
-export function startTaskWorkers(ctx: AppContext, options: WorkerOptions = {}): Promise<WorkerHost> {
+export function startTaskWorkers(
+  ctx: AppContext | ServerContext,
+  options: WorkerOptions = {},
+): Promise<WorkerHost> {
   return startWorkerHost(ctx, taskHandlers(ctx), options);
 }

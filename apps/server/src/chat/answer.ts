@@ -231,6 +231,7 @@ export async function* answerQuestion(
       usage = delta.usage;
       continue;
     }
+    if (delta.type === 'tool_call') continue; // chat offers no functions, so none are called
     if (!tFirst) tFirst = now();
     yield* toEvents(splitter.push(delta));
   }

@@ -80,9 +80,14 @@ export class SseWriter {
 
   /** Writes the terminator and closes the response. */
   end(): void {
+    this.close(SSE_DONE);
+  }
+
+  /** Closes the response after `last` (another route's terminator), or with none (agent runs). */
+  close(last = ''): void {
     if (!this.opened) this.open();
     if (this.ended) return;
-    if (!this.clientGone) this.reply.raw.write(SSE_DONE);
+    if (!this.clientGone && last) this.reply.raw.write(last);
     this.ended = true;
     this.reply.raw.end();
   }

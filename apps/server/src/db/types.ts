@@ -8,6 +8,7 @@ import type { TimeColumns } from './tables/time.js';
 import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from './tables/models.js';
 import type { DocumentTable, File2DocumentTable, KnowledgebaseTable } from './tables/knowledge.js';
 import type { Api4ConversationTable, ConversationTable, DialogTable } from './tables/chat.js';
+import type { CanvasRunTable, UserCanvasTable, UserCanvasVersionTable } from './tables/canvas.js';
 
 export type { TimeColumns } from './tables/time.js';
 
@@ -122,5 +123,8 @@ export interface Database {
   dialog: DialogTable;
   conversation: ConversationTable;
   api_4_conversation: Api4ConversationTable;
+  user_canvas: UserCanvasTable;
+  user_canvas_version: UserCanvasVersionTable;
+  canvas_run: CanvasRunTable;
   _placeholder_generated?: { id: Generated<number> };
 }

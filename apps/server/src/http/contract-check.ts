@@ -118,6 +118,11 @@ export function checkEvent(
   envelope: unknown,
   url: string = entry.path,
 ): ContractViolation[] {
+  if (entry.kind === 'sse' && entry.framing === 'bare') {
+    // Bare events (agent runs): the object is the event; an error `{code, message, data: false}` is not checked.
+    const isEvent = envelope !== null && typeof envelope === 'object' && 'event' in envelope;
+    return isEvent ? violationsOf(entry, entry.event, envelope, url, ['event']) : [];
+  }
   if (entry.kind !== 'sse' || !isSuccess(envelope)) return [];
   return violationsOf(entry, entry.event, envelope.data, url, ['event', 'data']);
 }
@@ -146,6 +151,7 @@ function watchEvents(
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       if (!frame.startsWith('data:')) continue;
+      if (frame.slice(5).trim() === '[DONE]') continue; // the OpenAI-style end of some streams
       try {
         record(checkEvent(entry, JSON.parse(frame.slice(5)), request.url));
       } catch {

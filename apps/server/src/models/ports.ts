@@ -16,11 +16,31 @@ export interface ChatImage {
   mimeType?: string;
 }
 
+/** A function the model may call (function calling; `parameters` is a JSON schema). */
+export interface FunctionTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A function call the model made: arguments parsed from its JSON (the raw text when not JSON). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown> | string;
+}
+
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   /** Images attached to a user message (vision models). */
   images?: ChatImage[];
+  /** The calls an assistant turn made (function calling). */
+  toolCalls?: ToolCall[];
+  /** A `tool` message answers this call of the previous assistant turn… */
+  toolCallId?: string;
+  /** …of this function. */
+  toolName?: string;
 }
 
 export interface CallOptions {
@@ -37,11 +57,14 @@ export interface ChatOptions extends CallOptions {
   presencePenalty?: number;
   frequencyPenalty?: number;
   stop?: string[];
+  /** Functions the model may call; a call arrives as a `tool_call` delta and ends the turn. */
+  tools?: FunctionTool[];
 }
 
 export type ChatDelta =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
   | { type: 'done'; usage: TokenUsage; finishReason: string };
 
 export interface ChatResult {

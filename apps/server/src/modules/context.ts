@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import type { AgentServices } from '../agents/services.js';
 import type { ChatServices } from '../chat/services.js';
 
 /**
@@ -7,4 +8,6 @@ import type { ChatServices } from '../chat/services.js';
  */
 export interface ServerContext extends AppContext {
   chat: ChatServices;
+  /** Agent runs: tool components, MCP client, the runs live in this process. */
+  agents: AgentServices;
 }

@@ -6,6 +6,7 @@ import { chatAreaRoutes } from './conversation/plugin.js';
 import { llmRoutes } from './llm/routes.js';
 import { knowledgeRoutes } from './kb/plugin.js';
 import { chunkRoutes } from './chunk/routes.js';
+import { canvasRoutes } from './canvas/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -15,4 +16,5 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await llmRoutes(app, ctx);
   await knowledgeRoutes(app, ctx);
   await chunkRoutes(app, ctx);
+  await canvasRoutes(app, ctx);
 }

@@ -5,13 +5,14 @@
  * (file2document → document → knowledgebase); renaming, moving, removing and (re)linking stay with
  * the owner tenant. Refusal 109 "No authorization.".
  *
- * Canvases (§13): the `user_canvas` table arrives with the agent module, which loads the row and
- * calls `authorizeCanvas` — unknown and unreadable canvases answer 102 "canvas not found." on
- * `get`/`getlistversion`/`getversion`, owner-only operations 103 "Only owner of canvas …".
+ * Canvases (§13): `loadCanvas` (or `authorizeCanvas` on a row already held) — unknown and unreadable
+ * canvases answer 102 "canvas not found." on `get`/`getlistversion`/`getversion`, owner-only
+ * operations 103 "Only owner of canvas …".
  */
 import type { Kysely } from 'kysely';
 import type { FileTable, Database } from '../db/types.js';
 import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
+import type { UserCanvasRow } from '../db/tables/canvas.js';
 import { refusals, type Refusal } from './refusals.js';
 import { authorize, refusalFor, resource, type Action, type CanvasRef } from './rules.js';
 import type { AccessScope } from './scope.js';
@@ -64,4 +65,21 @@ export function authorizeCanvas<T extends CanvasRef>(
   if (!canvas) throw refusal ? refusal() : refusalFor('canvas', action);
   authorize(scope, action, resource.canvas(canvas), refusal);
   return canvas;
+}
+
+/**
+ * Loads a canvas and checks it in one call: unknown or unreadable → 102 "canvas not found.",
+ * `manage` by someone other than the owner tenant → 103 "Only owner of canvas …" (or `refusal`).
+ */
+export async function loadCanvas(
+  db: Reader,
+  scope: AccessScope,
+  canvasId: string | null | undefined,
+  action: Action,
+  refusal?: Refusal,
+): Promise<UserCanvasRow> {
+  const row = canvasId
+    ? await db.selectFrom('user_canvas').selectAll().where('id', '=', canvasId).executeTakeFirst()
+    : undefined;
+  return authorizeCanvas(scope, action, row, refusal);
 }

@@ -42,7 +42,7 @@ export {
   type DialogRow,
   type LoadedConversationRows,
 } from './chat.js';
-export { authorizeCanvas, linkedKbsOf, loadFile } from './files.js';
+export { authorizeCanvas, linkedKbsOf, loadCanvas, loadFile } from './files.js';
 export {
   ownKbs,
   readableCanvases,

@@ -25,6 +25,8 @@ import { rerankRoute } from './rerank.js';
 export interface ChatScript {
   content: string;
   reasoning?: string;
+  /** Function calls to answer with (OpenAI `tool_calls`, finish reason `tool_calls`). */
+  toolCalls?: Array<{ id?: string; name: string; arguments: Record<string, unknown> }>;
 }
 
 export interface OpenAIChatBody {
@@ -177,6 +179,13 @@ async function chat(c: StandinContext, o: OpenAIStandinOptions): Promise<void> {
     body.stop,
     body.max_completion_tokens ?? body.max_tokens,
   );
+  const calls = (script.toolCalls ?? []).map((c, index) => ({
+    index,
+    id: c.id ?? `call_${index}_${Date.now().toString(36)}`,
+    type: 'function',
+    function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+  }));
+  const endReason = calls.length ? 'tool_calls' : finish;
   const prompt = body.messages.reduce((n, m) => n + countTokens(textOf(m.content)), 0);
   const completion = countTokens(content) + (reasoning ? countTokens(reasoning) : 0);
   const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
@@ -193,12 +202,13 @@ async function chat(c: StandinContext, o: OpenAIStandinOptions): Promise<void> {
   if (!body.stream) {
     const message: Record<string, unknown> = { role: 'assistant', content };
     if (reasoning) message[rField] = reasoning;
+    if (calls.length) message.tool_calls = calls.map(({ index: _i, ...c }) => c);
     sendJson(c.res, 200, {
       id,
       object: 'chat.completion',
       created,
       model: body.model,
-      choices: [{ index: 0, message, finish_reason: finish }],
+      choices: [{ index: 0, message, finish_reason: endReason }],
       usage,
     });
     return;
@@ -227,7 +237,14 @@ async function chat(c: StandinContext, o: OpenAIStandinOptions): Promise<void> {
     parts.push(() =>
       sseData(c.res, { ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] }),
     );
-  parts.push(() => sseData(c.res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] }));
+  for (const call of calls)
+    parts.push(() =>
+      sseData(c.res, {
+        ...base,
+        choices: [{ index: 0, delta: { tool_calls: [call] }, finish_reason: null }],
+      }),
+    );
+  parts.push(() => sseData(c.res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: endReason }] }));
   if (body.stream_options?.include_usage) parts.push(() => sseData(c.res, { ...base, choices: [], usage }));
   parts.push(() => sseData(c.res, '[DONE]'));
   await streamPieces(c.res, parts, c.fault, o.chunkDelayMs);

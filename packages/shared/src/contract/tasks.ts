@@ -21,11 +21,20 @@ export const taskPayloadSchemas = {
   graphrag: kbJobPayload,
   raptor: kbJobPayload,
   mindmap: kbJobPayload,
+  /** One agent run (API.md §13.2); `session_id` is "" for the canvas's own conversation (editor runs). */
   agent_run: z.object({
     canvas_id: z.string(),
     session_id: z.string(),
     message_id: z.string(),
     user_id: z.string(),
+    /** The run's request, to run it again when its process stopped before it ended. */
+    request: z
+      .object({
+        query: z.string(),
+        files: z.array(z.json()),
+        inputs: z.record(z.string(), z.json()),
+      })
+      .optional(),
   }),
 } satisfies Record<TaskKind, z.ZodType>;
 

@@ -6,6 +6,7 @@ import * as m0004 from './0004_kb_document.js';
 import * as m0005 from './0005_chat.js';
 import * as m0006 from './0006_task_kind.js';
 import * as m0007 from './0007_rate_limit.js';
+import * as m0008 from './0008_canvas.js';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled server
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_chat': m0005,
   '0006_task_kind': m0006,
   '0007_rate_limit': m0007,
+  '0008_canvas': m0008,
 };

@@ -1,4 +1,12 @@
-import { generateText, streamText, type LanguageModelUsage, type ModelMessage } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  streamText,
+  tool,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type ToolSet,
+} from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   backoffMs,
@@ -44,11 +52,60 @@ export function toPrompt(messages: ChatMessage[]): { system: string | undefined;
   const rest = messages
     .filter((m) => m.role !== 'system')
     .map((m): ModelMessage => {
+      if (m.role === 'tool')
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: m.toolCallId ?? '',
+              toolName: m.toolName ?? '',
+              output: { type: 'text', value: m.content },
+            },
+          ],
+        };
+      if (m.role === 'assistant' && m.toolCalls?.length)
+        return {
+          role: 'assistant',
+          content: [
+            ...(m.content ? [{ type: 'text' as const, text: m.content }] : []),
+            ...m.toolCalls.map((c) => ({
+              type: 'tool-call' as const,
+              toolCallId: c.id,
+              toolName: c.name,
+              input: typeof c.arguments === 'string' ? parseArguments(c.arguments) : c.arguments,
+            })),
+          ],
+        };
       if (m.role === 'assistant') return { role: 'assistant', content: m.content };
       if (!m.images?.length) return { role: 'user', content: m.content };
       return { role: 'user', content: [{ type: 'text', text: m.content }, ...m.images.map(imagePart)] };
     });
   return { system: system || undefined, messages: rest };
+}
+
+/** A call's arguments as an object (the model's JSON text; `{}` when it is not an object). */
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Declared functions without `execute`: the SDK hands their calls back to us as stream parts. */
+function toolSet(tools: ChatOptions['tools']): ToolSet | undefined {
+  if (!tools?.length) return undefined;
+  return Object.fromEntries(
+    tools.map((t) => [
+      t.name,
+      tool({
+        description: t.description,
+        inputSchema: jsonSchema(t.parameters as Parameters<typeof jsonSchema>[0]),
+      }),
+    ]),
+  );
 }
 
 /** Anthropic needs max_tokens on every request; other providers default it themselves. */
@@ -120,6 +177,7 @@ export class AiSdkChatModel implements ChatModel {
           model,
           ...toPrompt(messages),
           ...settings(options, this.spec),
+          tools: toolSet(options.tools),
           abortSignal: deadline.signal,
           onError: () => undefined, // errors arrive as stream parts below; the SDK would also log them
         });
@@ -134,6 +192,16 @@ export class AiSdkChatModel implements ChatModel {
           } else if (part.type === 'reasoning-delta' && part.text) {
             emitted = true;
             yield { type: 'reasoning', text: part.text };
+          } else if (part.type === 'tool-call') {
+            emitted = true;
+            const input: unknown = part.input;
+            const args =
+              input && typeof input === 'object' && !Array.isArray(input)
+                ? (input as Record<string, unknown>)
+                : typeof input === 'string'
+                  ? input
+                  : {};
+            yield { type: 'tool_call', call: { id: part.toolCallId, name: part.toolName, arguments: args } };
           } else if (part.type === 'error') {
             throw part.error;
           } else if (part.type === 'abort') {

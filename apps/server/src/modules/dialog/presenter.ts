@@ -74,3 +74,28 @@ export function presentSharedDialog(row: DialogRow) {
   };
   return { ...rest, prompt_config, avatar: icon };
 }
+
+/** An agent usable from chat (`list-public-agent`, API.md §8). */
+export function presentPublicAgent(r: {
+  id: string;
+  title: string;
+  avatar: string | null;
+  description: string | null;
+  permission: string;
+  user_id: string;
+  nickname: string;
+  tenant_avatar: string | null;
+  update_time: number;
+}) {
+  return {
+    id: r.id,
+    title: r.title,
+    avatar: r.avatar,
+    description: r.description,
+    permission: r.permission,
+    tenant_id: r.user_id,
+    nickname: r.nickname,
+    tenant_avatar: r.tenant_avatar,
+    update_time: r.update_time,
+  };
+}

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
-import { presentDialog, presentDialogListItem } from './presenter.js';
+import { presentDialog, presentDialogListItem, presentPublicAgent } from './presenter.js';
 import * as dialogs from './service.js';
 
 const c = contract.dialog;
@@ -50,9 +50,7 @@ export async function dialogRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.post('/v1/dialog/remove', rm);
 
   app.get('/v1/dialog/list-public-agent', async (req) => {
-    validate(c.listPublicAgent.query, req.query);
-    // Agents (user_canvas) arrive with the agent issue; until that table exists there are none to
-    // offer. Replace with a query over user_canvas (own + team canvases, category agent_canvas).
-    return ok([]);
+    const q = validate(c.listPublicAgent.query, req.query);
+    return ok((await dialogs.publicAgents(ctx, authOf(req).user.id, q)).map(presentPublicAgent));
   });
 }

@@ -9,6 +9,7 @@ import {
   assertDialogsRemovable,
   loadDialog,
   loadKbs,
+  readableCanvases,
   readableDialogs,
   refusals,
   type Action,
@@ -296,4 +297,38 @@ export async function removeDialogs(ctx: AppContext, userId: string, ids: string
       .where('id', 'in', unique)
       .execute();
   });
+}
+
+/**
+ * GET /v1/dialog/list-public-agent: agents usable from chat — the caller's own canvases and "team"
+ * canvases of its teams (the policy's canvas rule), category `agent_canvas`.
+ */
+export async function publicAgents(
+  ctx: AppContext,
+  userId: string,
+  q: { keywords?: string; page?: number; page_size?: number },
+) {
+  const scope = await accessScopeOf(ctx.db.kysely, userId);
+  let query = ctx.db.kysely
+    .selectFrom('user_canvas')
+    .innerJoin('user', 'user.id', 'user_canvas.user_id')
+    .where(readableCanvases(scope, { alias: 'user_canvas' }))
+    .where('user_canvas.canvas_category', '=', 'agent_canvas');
+  if (q.keywords)
+    query = query.where(sql<boolean>`lower(user_canvas.title) like ${`%${q.keywords.toLowerCase()}%`}`);
+  let rows = query
+    .select([
+      'user_canvas.id',
+      'user_canvas.title',
+      'user_canvas.avatar',
+      'user_canvas.description',
+      'user_canvas.permission',
+      'user_canvas.user_id',
+      'user_canvas.update_time',
+      'user.nickname as nickname',
+      'user.avatar as tenant_avatar',
+    ])
+    .orderBy('user_canvas.update_time', 'desc');
+  if (q.page && q.page_size) rows = rows.limit(q.page_size).offset((q.page - 1) * q.page_size);
+  return rows.execute();
 }

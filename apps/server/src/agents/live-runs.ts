@@ -1,0 +1,77 @@
+/**
+ * Runs executing in this process. Each has a feed of its events: any number of readers follow it
+ * from the first event (a stream that reconnects, or several), and a reader that goes away never
+ * stops the run — only a cancel does.
+ */
+import type { RunEvent } from '@lectern/agent-core';
+
+export class RunFeed {
+  readonly events: RunEvent[] = [];
+  private ended = false;
+  private wake: Array<() => void> = [];
+
+  push(e: RunEvent): void {
+    this.events.push(e);
+    this.notify();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  get done(): boolean {
+    return this.ended;
+  }
+
+  private notify() {
+    const w = this.wake;
+    this.wake = [];
+    for (const f of w) f();
+  }
+
+  /** Every event from the first, then new ones as they come, until the run ends. */
+  async *follow(): AsyncGenerator<RunEvent> {
+    let i = 0;
+    for (;;) {
+      while (i < this.events.length) yield this.events[i++];
+      if (this.ended) return;
+      await new Promise<void>((resolve) => this.wake.push(resolve));
+    }
+  }
+}
+
+export interface LiveRun {
+  taskId: string;
+  messageId: string;
+  canvasId: string;
+  /** The owner tenant of the canvas. */
+  tenantId: string;
+  feed: RunFeed;
+  cancel(): void;
+  /** Settles once the run ended and its results (DSL, log, task row) are written. */
+  finished: Promise<void>;
+}
+
+export class LiveRuns {
+  private readonly byTask = new Map<string, LiveRun>();
+
+  add(run: LiveRun): void {
+    this.byTask.set(run.taskId, run);
+    void run.finished.finally(() => this.byTask.delete(run.taskId));
+  }
+
+  get(taskId: string): LiveRun | undefined {
+    return this.byTask.get(taskId);
+  }
+
+  /** Number of runs in progress here. */
+  get size(): number {
+    return this.byTask.size;
+  }
+
+  /** Stops every run (shutdown); their tasks stay unfinished and are picked up again elsewhere. */
+  cancelAll(): void {
+    for (const r of this.byTask.values()) r.cancel();
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The agent services one server process holds (built once by the composition root): the host's
+ * tool components and MCP client (extension points for the tool module), the ports a run gets, and
+ * the registry of runs live in this process.
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { AgentPorts, McpPort, ToolComponent } from '@lectern/agent-core';
+import type { AppContext } from '../context.js';
+import { agentModelPort } from './model-port.js';
+import { agentRetrievalPort } from './retrieval-port.js';
+import { LiveRuns } from './live-runs.js';
+import { agentStoragePort } from './storage-port.js';
+import { ToolRegistry } from './tool-registry.js';
+
+export interface AgentHostOptions {
+  /** Tool components (AGENTS.md §10) — canvas nodes and Agent tools. */
+  tools?: readonly ToolComponent[];
+  /** The MCP client for Agent MCP tools (API.md §16). */
+  mcp?: McpPort;
+}
+
+export interface AgentServices {
+  /** The lease owner of the runs this process starts (task rows). */
+  owner: string;
+  tools: ToolRegistry;
+  mcp: McpPort | undefined;
+  /** Runs executing in this process (streams, cancel). */
+  runs: LiveRuns;
+  /** The ports of a run of canvas `canvasId` on behalf of tenant `tenantId` (the canvas owner). */
+  portsFor(tenantId: string, canvasId: string): AgentPorts;
+}
+
+/** Without an MCP client, an Agent's MCP tool fails with a readable sentence. */
+const noMcp: McpPort = {
+  callTool: () => Promise.reject(new Error('MCP servers are not available on this server.')),
+};
+
+export function createAgentServices(ctx: AppContext, options: AgentHostOptions = {}): AgentServices {
+  const tools = new ToolRegistry(options.tools);
+  const services: AgentServices = {
+    owner: `agents-${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`,
+    tools,
+    mcp: options.mcp,
+    runs: new LiveRuns(),
+    portsFor(tenantId, canvasId) {
+      return {
+        models: agentModelPort(ctx, tenantId),
+        retrieval: agentRetrievalPort(ctx, tenantId),
+        tools,
+        mcp: services.mcp ?? noMcp,
+        storage: agentStoragePort(ctx, tenantId, canvasId),
+      };
+    },
+  };
+  return services;
+}
