@@ -34,16 +34,19 @@ import * as sessions from './sessions.js';
 
 const c = contract.canvas;
 
-/** Citation rules the Agent adds to its prompt (RAGFlow's `citation_guidelines`). */
-const CITATION_GUIDELINES = `When you use a retrieved chunk, cite it right after the sentence with [ID:<n>], where <n> is the chunk's ID as given. Cite only chunks you used; do not invent IDs; put no citation when nothing retrieved supports the sentence.`;
-
 export async function canvasRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   const templates = loadTemplates().map(presentTemplate);
   app.get('/v1/canvas/templates', async () => ok(templates));
 
-  app.get('/v1/canvas/prompts', async () =>
-    ok({ ...BUILTIN_PROMPTS, citation_guidelines: CITATION_GUIDELINES }),
-  );
+  app.get('/v1/canvas/prompts', async () => {
+    const p = BUILTIN_PROMPTS;
+    return ok({
+      task_analysis: p.task_analysis,
+      plan_generation: p.plan_generation,
+      reflection: p.reflection,
+      citation_guidelines: p.citation_guidelines,
+    });
+  });
 
   app.get('/v1/canvas/list', async (req) => {
     const q = validate(c.list.query, req.query);
