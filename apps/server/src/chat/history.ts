@@ -42,10 +42,22 @@ export function withAnswer(
   answer: ChatMessage,
   reference: StoredReference,
 ): { message: ChatMessage[]; reference: unknown[] } {
+  const asked = withQuestion(requestMessages, storedReference);
+  return { message: [...asked.message, answer], reference: [...asked.reference, reference] };
+}
+
+/**
+ * The conversation while its last question is being answered: the request's messages, with the
+ * stored references of the answers they still contain (the new answer's entry comes with it).
+ */
+export function withQuestion(
+  requestMessages: ChatMessage[],
+  storedReference: unknown[],
+): { message: ChatMessage[]; reference: unknown[] } {
   const kept = answerSlots(requestMessages).size;
   const refs: unknown[] = storedReference.filter((r) => r !== null && r !== undefined).slice(0, kept);
   while (refs.length < kept) refs.push({ ...EMPTY_REFERENCE });
-  return { message: [...requestMessages, answer], reference: [...refs, reference] };
+  return { message: requestMessages, reference: refs };
 }
 
 /** Removes the user message `id` and the assistant answer right after it, with its reference. */

@@ -1,8 +1,10 @@
 /**
  * Runs one completion for the web API (`/v1/conversation/completion`) and the legacy chat API
- * (`/v1/api/completion`): frames the answer events as API.md §9 says (SSE or one envelope), and
- * persists only after a successful answer — an error, a timeout, a broken model stream or a client
- * that went away leave the conversation exactly as it was (the error event tells the client).
+ * (`/v1/api/completion`): frames the answer events as API.md §9 says (SSE or one envelope).
+ * With `store` (the web conversation) the question is saved before the model is asked, so a reload
+ * mid-answer still shows it; a client that goes away (reload, Stop, closed tab) keeps the question
+ * and the answer streamed so far; an error or a timeout puts the conversation back as it was (the
+ * error event tells the client). Without `store`, `persist` runs after a complete answer only.
  */
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { isReadable, readableMessage } from '../../chat/errors.js';
@@ -27,6 +29,32 @@ export interface CompletionRun {
   options: AnswerOptions;
   /** Called once, after a complete answer; its failure is reported like any other. */
   persist?: (result: AnswerResult, answer: ChatMessage) => Promise<void>;
+  /** Saving the conversation as it goes (see the file comment). */
+  store?: ConversationStore;
+}
+
+export interface ConversationStore {
+  /** Before the model is asked: the request's messages become the conversation. */
+  question(): Promise<void>;
+  /** The client went away: the answer streamed so far (may be empty: the question alone stays). */
+  partial(answer: ChatMessage | null): Promise<void>;
+  /** The answer failed: the conversation as it was before the request. */
+  restore(): Promise<void>;
+}
+
+/** The stored text of the deltas streamed so far (think markers as in `AnswerResult.content`). */
+class StreamedText {
+  private text = '';
+  add(ev: AnswerEvent): void {
+    if (ev.final) return;
+    if (ev.start_to_think) this.text += '<think>';
+    else if (ev.end_to_think) this.text += '</think>';
+    else this.text += ev.answer;
+  }
+  message(run: CompletionRun): ChatMessage | null {
+    if (this.text.trim() === '') return null;
+    return { role: 'assistant', content: this.text, created_at: Date.now() / 1000, id: run.messageId };
+  }
 }
 
 /** A readable message for any failure; details of unexpected ones go to the log only. */
@@ -51,6 +79,7 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
     let result: AnswerResult;
     let answer: ChatMessage;
     try {
+      await run.store?.question();
       const gen = answerQuestion(svc, run.dialog, run.messages, run.options);
       let step = await gen.next();
       while (!step.done) {
@@ -61,6 +90,7 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
       answer = answerMessage(run, result);
       await run.persist?.(result, answer);
     } catch (err) {
+      await restoreQuietly(run, reply.log);
       if (err instanceof ApiError) throw err;
       throw errors.exception(errorMessage(err, reply.log), false);
     }
@@ -77,7 +107,9 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
 
   const sse = new SseWriter(reply);
   sse.open();
+  const streamed = new StreamedText();
   try {
+    await run.store?.question();
     const gen = answerQuestion(svc, run.dialog, run.messages, { ...run.options, signal: sse.signal });
     let step = await gen.next();
     while (!step.done) {
@@ -85,14 +117,31 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
         await gen.return(undefined as unknown as AnswerResult);
         break;
       }
+      streamed.add(step.value);
       step = await gen.next();
     }
     if (step.done && !sse.clientGone) await run.persist?.(step.value, answerMessage(run, step.value));
+    else if (sse.clientGone) await run.store?.partial(streamed.message(run));
   } catch (err) {
-    sse.error(errorMessage(err, reply.log));
+    // A model aborted because the client left fails too: what was streamed is kept, not undone.
+    if (sse.clientGone) await partialQuietly(run, streamed, reply.log);
+    else {
+      await restoreQuietly(run, reply.log);
+      sse.error(errorMessage(err, reply.log));
+    }
   }
   sse.end();
   return reply;
+}
+
+async function restoreQuietly(run: CompletionRun, log: FastifyBaseLogger): Promise<void> {
+  await run.store?.restore().catch((err: unknown) => log.error({ err }, 'restoring a conversation failed'));
+}
+
+async function partialQuietly(run: CompletionRun, streamed: StreamedText, log: FastifyBaseLogger) {
+  await run.store
+    ?.partial(streamed.message(run))
+    .catch((err: unknown) => log.error({ err }, 'saving a partial answer failed'));
 }
 
 const KNOWN_FIELDS = new Set([

@@ -116,7 +116,7 @@ describe('a failing model: error event, terminator, conversation unchanged', () 
     });
   }
 
-  it('keeps the conversation unchanged when the client goes away mid-stream', async () => {
+  it('saves the question before answering and keeps what streamed when the client goes away', async () => {
     const slow = await startOpenAIStandin({
       reply: () => 'one two three four five six seven eight nine ten',
       chunkDelayMs: 100,
@@ -125,24 +125,33 @@ describe('a failing model: error event, terminator, conversation unchanged', () 
     await wireModels(server, other, slow);
     const d = await createDialog(server, other, { prompt_config: { system: 'hi' } });
     const id = await createConversation(server, other, d.id);
-    const before = (
-      await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })
-    ).body.data;
+    const get = async () =>
+      (await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })).body
+        .data as Conv;
+    const before = await get();
     const ac = new AbortController();
     const res = await fetch(`${server.url}/v1/conversation/completion`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: other.token },
-      body: JSON.stringify({ conversation_id: id, messages: question }),
+      body: JSON.stringify({ conversation_id: id, messages: [...before.message, ...question] }),
       signal: ac.signal,
     });
     const reader = res.body!.getReader();
-    await reader.read();
+    let seen = '';
+    while (!seen.includes('"answer":"one')) seen += new TextDecoder().decode((await reader.read()).value);
+    // Mid-answer (a reload would read this): the question is stored already.
+    const during = await get();
+    expect(during.message.at(-1)).toMatchObject({ role: 'user', id: 'q1', content: question[0]!.content });
     ac.abort();
-    await new Promise((r) => setTimeout(r, 1500));
-    const after = (
-      await call<Conv>(server, `/v1/conversation/get?conversation_id=${id}`, { token: other.token })
-    ).body.data;
-    expect(after).toEqual(before);
+    await expect
+      .poll(async () => (await get()).message.length, { timeout: 5000, interval: 50 })
+      .toBe(before.message.length + 2);
+    const after = await get();
+    const answer = after.message.at(-1) as { role: string; id: string; content: string };
+    expect(answer).toMatchObject({ role: 'assistant', id: 'q1' });
+    expect(answer.content).toMatch(/^one/);
+    expect(answer.content.length).toBeLessThan('one two three four five six seven eight nine ten'.length);
+    expect(after.reference).toEqual([{ chunks: [], doc_aggs: [] }]);
     await slow.close();
   });
 });

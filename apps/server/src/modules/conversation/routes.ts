@@ -122,6 +122,7 @@ export async function conversationRoutes(app: FastifyInstance, ctx: ServerContex
         docIds: attachmentIds(body, last),
       },
       // Embedded use (llm_id given) is never persisted (API.md §9).
+      store: embedded ? undefined : conversations.conversationStore(ctx, loaded, requestMessages),
       persist: embedded
         ? undefined
         : (result, answer) =>

@@ -2,7 +2,13 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../../context.js';
 import type { ConversationTable } from '../../db/tables/chat.js';
 import type { ChatMessage, StoredReference } from '../../chat/types.js';
-import { deleteMessage, thumbMessage, withAnswer } from '../../chat/history.js';
+import {
+  EMPTY_REFERENCE,
+  deleteMessage,
+  thumbMessage,
+  withAnswer,
+  withQuestion,
+} from '../../chat/history.js';
 import { parseJson, toJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
 import {
@@ -168,9 +174,43 @@ export async function thumbConversationMessage(
 }
 
 /**
- * Persists one successful answer (only called after the whole answer was produced) and counts it
- * in the assistant's statistics. A failed or abandoned completion never reaches this: the
- * conversation stays exactly as it was.
+ * How a web completion saves as it goes (`ConversationStore` of completion.ts): the question first,
+ * what was streamed when the client left, or the conversation as it was when the answer failed.
+ */
+export function conversationStore(
+  ctx: AppContext,
+  loaded: LoadedConversation,
+  requestMessages: ChatMessage[],
+) {
+  return {
+    question: async () => {
+      const asked = withQuestion(requestMessages, loaded.reference);
+      await save(ctx, loaded.conv.id, asked.message, asked.reference);
+    },
+    partial: async (answer: ChatMessage | null) => {
+      if (!answer) return; // the question alone was saved before the model was asked
+      const next = withAnswer(requestMessages, loaded.reference, answer, { ...EMPTY_REFERENCE });
+      await save(ctx, loaded.conv.id, next.message, next.reference);
+    },
+    restore: async () => {
+      const { message, reference, update_time, update_date } = loaded.conv;
+      await ctx.db.kysely
+        .updateTable('conversation')
+        .set({
+          message: toJson(parseJson(message, [])),
+          reference: toJson(parseJson(reference, [])),
+          update_time,
+          update_date,
+        })
+        .where('id', '=', loaded.conv.id)
+        .execute();
+    },
+  };
+}
+
+/**
+ * Persists one successful answer (called after the whole answer was produced) and counts it in the
+ * assistant's statistics. An abandoned answer is kept by `conversationStore` without statistics.
  */
 export async function saveAnswer(
   ctx: AppContext,
