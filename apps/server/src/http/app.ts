@@ -9,6 +9,7 @@ import type { ServerContext } from '../modules/context.js';
 import { authHook } from './auth.js';
 import { installContractCheck } from './contract-check.js';
 import { rateLimitStoreOptions } from './rate-limit-store.js';
+import { installIdempotency } from './idempotency.js';
 import { ApiError } from './envelope.js';
 import { registerModules } from '../modules/index.js';
 
@@ -83,6 +84,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', authHook(ctx));
+  installIdempotency(app);
   // Tests hold every answer against the contract; installed before any route so it sees them all.
   if (ctx.config.contractCheck) installContractCheck(app);
 

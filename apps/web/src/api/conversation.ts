@@ -25,12 +25,22 @@ export async function fetchConversation(id: string): Promise<Conversation> {
   return unwrap(await callRoute(contract.conversation.get, { query: { conversation_id: id } }));
 }
 
+/** How often, and how many times, a conversation whose last question has no answer yet is read again. */
+export const PENDING_ANSWER_POLL = { intervalMs: 1000, reads: 20 };
+
 export function useConversation(id: string | undefined) {
   return useQuery({
     queryKey: conversationKeys.detail(id ?? ''),
     queryFn: () => fetchConversation(id as string),
     enabled: Boolean(id),
     staleTime: 0,
+    // The server saves a question before answering it: opened mid-answer (a reload), the
+    // conversation ends with the question until the answer is stored — read it again meanwhile.
+    refetchInterval: (query) =>
+      query.state.data?.message.at(-1)?.role === 'user' &&
+      query.state.dataUpdateCount < PENDING_ANSWER_POLL.reads
+        ? PENDING_ANSWER_POLL.intervalMs
+        : false,
   });
 }
 

@@ -113,7 +113,19 @@ export function ConversationView({
     stream.reset();
   }
 
+  // One question at a time: a second Send before the first one's conversation exists is dropped.
+  const sending = useRef(false);
   async function send(text: string) {
+    if (sending.current) return;
+    sending.current = true;
+    try {
+      await sendOnce(text);
+    } finally {
+      sending.current = false;
+    }
+  }
+
+  async function sendOnce(text: string) {
     let convId = conversationId;
     let history = stored;
     if (!convId) {

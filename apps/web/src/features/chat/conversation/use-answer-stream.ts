@@ -14,7 +14,7 @@ export interface StreamRun {
 
 /**
  * One answer streaming at a time: `run` starts it and resolves with how it ended and the whole answer;
- * `stop` aborts it (the server then keeps nothing). Leaving the page stops it too.
+ * `stop` aborts it (the server keeps the question and what was streamed so far). Leaving the page stops it too.
  */
 export function useAnswerStream() {
   const [answer, setAnswer] = useState<StreamedAnswer | null>(null);
