@@ -33,7 +33,8 @@ export function useDialogTokens(dialogId: string | undefined) {
 export function useCreateDialogToken(dialogId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => callRoute(contract.api.newToken, { body: { dialog_id: dialogId } }),
+    mutationFn: (idempotencyKey?: string) =>
+      callRoute(contract.api.newToken, { body: { dialog_id: dialogId } }, { idempotencyKey }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: chatApiKeys.tokens(dialogId) });
     },

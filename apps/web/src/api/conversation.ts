@@ -70,14 +70,19 @@ export function useCreateConversation() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: NewConversationInput) =>
-      callRoute(contract.conversation.set, {
-        body: {
-          is_new: true,
-          conversation_id: input.conversationId,
-          dialog_id: input.dialogId,
-          name: input.name,
+      callRoute(
+        contract.conversation.set,
+        {
+          body: {
+            is_new: true,
+            conversation_id: input.conversationId,
+            dialog_id: input.dialogId,
+            name: input.name,
+          },
         },
-      }),
+        // The client-made id names this one creation: a repeat of it replays the first answer.
+        { idempotencyKey: input.conversationId },
+      ),
     onSuccess: (result, input) => {
       if (result.code === 0)
         void client.invalidateQueries({ queryKey: conversationKeys.list(input.dialogId) });

@@ -31,7 +31,8 @@ export function useDialog(dialogId: string | undefined) {
 export function useSetDialog() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DialogSetBody) => callRoute(contract.dialog.set, { body }),
+    mutationFn: ({ idempotencyKey, ...body }: DialogSetBody & { idempotencyKey?: string }) =>
+      callRoute(contract.dialog.set, { body }, { idempotencyKey }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: dialogKeys.all });
     },

@@ -117,12 +117,13 @@ export function useEmbeddingModels() {
   });
 }
 
-export type CreateKbInput = Pick<BodyInput<typeof contract.kb.create>, 'name'>;
+export type CreateKbInput = Pick<BodyInput<typeof contract.kb.create>, 'name'> & { idempotencyKey?: string };
 
 export function useCreateKb() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateKbInput) => callRoute(contract.kb.create, { body: { name: input.name } }),
+    mutationFn: (input: CreateKbInput) =>
+      callRoute(contract.kb.create, { body: { name: input.name } }, { idempotencyKey: input.idempotencyKey }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: kbKeys.all });
     },

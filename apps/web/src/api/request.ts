@@ -26,6 +26,8 @@ export interface RequestOptions {
   /** `blob` for binary routes (downloads, images). */
   responseType?: 'json' | 'blob';
   timeoutMs?: number;
+  /** Sent as `Idempotency-Key`: repeats of one submit create nothing twice (see submit-once.ts). */
+  idempotencyKey?: string;
 }
 
 export interface ApiResult<T> {
@@ -116,6 +118,7 @@ function buildInit(
     const auth = currentAuthorization();
     if (auth) headers.Authorization = auth;
   }
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   const exempt = [...SNAKE_CASE_EXEMPT_KEYS, ...(options.keepKeys ?? [])];
   const payload = options.data === undefined ? undefined : snakeCaseKeys(options.data, exempt);
   if (method === 'GET') {

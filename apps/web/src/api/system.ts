@@ -30,7 +30,7 @@ export function useApiTokens() {
 export function useCreateApiToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => callRoute(contract.system.newToken, {}),
+    mutationFn: (idempotencyKey?: string) => callRoute(contract.system.newToken, {}, { idempotencyKey }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: systemKeys.tokens });
     },

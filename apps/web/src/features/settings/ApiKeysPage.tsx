@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiTokenRow } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../api/request';
+import { useSubmitOnce } from '../../api/submit-once';
 import { useApiTokens, useCreateApiToken, useDeleteApiToken } from '../../api/system';
 import { SectionHeading } from '../../components/SectionHeading';
 
@@ -17,7 +18,10 @@ export default function ApiKeysPage() {
   const create = useCreateApiToken();
   const remove = useDeleteApiToken();
 
-  const report = (result: ApiResult<unknown>, success: string) => {
+  const once = useSubmitOnce();
+
+  const report = (result: ApiResult<unknown> | null, success: string) => {
+    if (!result) return; // a second click while the first create is in flight
     if (result.code === 0) feedback.success(success);
     else if (!alreadyShown(result)) feedback.error(result.message);
   };
@@ -28,8 +32,8 @@ export default function ApiKeysPage() {
       <Button
         type="primary"
         icon={<PlusOutlined />}
-        loading={create.isPending}
-        onClick={async () => report(await create.mutateAsync(), t('message.created'))}
+        loading={once.pending}
+        onClick={async () => report(await once.run((key) => create.mutateAsync(key)), t('message.created'))}
         style={{ marginBottom: 16 }}
       >
         {t('settings.createKey')}

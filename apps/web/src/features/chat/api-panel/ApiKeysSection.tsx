@@ -7,6 +7,7 @@ import type { ApiTokenRow, Dialog } from '@lectern/shared';
 import { useCreateDialogToken, useDialogTokens, useRemoveDialogTokens } from '../../../api/chat-api';
 import { feedback } from '../../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../../api/request';
+import { useSubmitOnce } from '../../../api/submit-once';
 
 dayjs.extend(localizedFormat);
 
@@ -22,7 +23,10 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
   const create = useCreateDialogToken(dialog.id);
   const remove = useRemoveDialogTokens(dialog.id);
 
-  const report = (result: ApiResult<unknown>, success: string) => {
+  const once = useSubmitOnce();
+
+  const report = (result: ApiResult<unknown> | null, success: string) => {
+    if (!result) return; // a second click while the first create is in flight
     if (result.code === 0) feedback.success(success);
     else if (!alreadyShown(result)) feedback.error(result.message);
   };
@@ -51,8 +55,10 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
           <Button
             type="primary"
             icon={<PlusOutlined />}
-            loading={create.isPending}
-            onClick={async () => report(await create.mutateAsync(), t('message.created'))}
+            loading={once.pending}
+            onClick={async () =>
+              report(await once.run((key) => create.mutateAsync(key)), t('message.created'))
+            }
           >
             {t('chat.createApiKey')}
           </Button>

@@ -11,6 +11,7 @@ import {
 } from '../../../api/conversation';
 import { feedback } from '../../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../../api/request';
+import { useSubmitOnce } from '../../../api/submit-once';
 import { newId } from '../lib/messages';
 
 function RenameDialog({ conversation, onClose }: { conversation: Conversation | null; onClose: () => void }) {
@@ -77,13 +78,13 @@ export function ConversationList({
     else if (!alreadyShown(result)) feedback.error(result.message);
   };
 
+  const once = useSubmitOnce();
   const startNew = async () => {
     const id = newId();
-    const result = await create.mutateAsync({
-      dialogId,
-      conversationId: id,
-      name: t('chat.newConversation'),
-    });
+    const result = await once.run(() =>
+      create.mutateAsync({ dialogId, conversationId: id, name: t('chat.newConversation') }),
+    );
+    if (!result) return; // a second click while the first conversation is being made
     if (result.code === 0) onSelect(id);
     else if (!alreadyShown(result)) feedback.error(result.message);
   };
@@ -107,7 +108,7 @@ export function ConversationList({
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, minHeight: 0, height: '100%' }}>
       {holder}
-      <Button icon={<PlusOutlined />} onClick={() => void startNew()} loading={create.isPending} block>
+      <Button icon={<PlusOutlined />} onClick={() => void startNew()} loading={once.pending} block>
         {t('chat.newConversation')}
       </Button>
       {list.isPending ? (

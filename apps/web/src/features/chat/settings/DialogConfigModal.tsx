@@ -3,6 +3,7 @@ import { Alert, Form, Modal, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dialog } from '@lectern/shared';
 import { useSetDialog } from '../../../api/dialog';
+import { useSubmitOnce } from '../../../api/submit-once';
 import { feedback } from '../../../api/feedback';
 import { useTenantInfo } from '../../../api/llm';
 import { alreadyShown } from '../../../api/request';
@@ -56,6 +57,7 @@ export function DialogConfigModal({
   const [serverError, setServerError] = useState<string | null>(null);
   const tenant = useTenantInfo(open);
   const save = useSetDialog();
+  const once = useSubmitOnce();
 
   const initial = useMemo(
     () =>
@@ -108,7 +110,9 @@ export function DialogConfigModal({
 
   const submit = async (values: DialogFormValues) => {
     setServerError(null);
-    const result = await save.mutateAsync(valuesToSetBody({ ...initial, ...values }, dialog ?? undefined));
+    const body = valuesToSetBody({ ...initial, ...values }, dialog ?? undefined);
+    const result = await once.run((idempotencyKey) => save.mutateAsync({ ...body, idempotencyKey }));
+    if (!result) return;
     if (result.code === 0 && result.data) {
       feedback.success(t(dialog ? 'message.updated' : 'message.created'));
       onSaved?.(result.data);
@@ -124,7 +128,7 @@ export function DialogConfigModal({
       title={dialog ? t('chat.editAssistant') : t('chat.createAssistant')}
       okText={t('common.save')}
       cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
+      confirmLoading={once.pending}
       onOk={() => form.submit()}
       onCancel={onClose}
       width={760}

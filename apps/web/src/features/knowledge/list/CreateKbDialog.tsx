@@ -5,6 +5,7 @@ import { KB_NAME_LIMIT_BYTES } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
 import { useCreateKb } from '../../../api/kb';
 import { alreadyShown } from '../../../api/request';
+import { useSubmitOnce } from '../../../api/submit-once';
 import { kbNameProblem } from '../names';
 
 /** Name a new knowledge base (Enter submits), then open it. */
@@ -12,12 +13,15 @@ export function CreateKbDialog({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation();
   const [form] = Form.useForm<{ name: string }>();
   const create = useCreateKb();
+  const once = useSubmitOnce();
   const navigate = useNavigate();
 
   // Enter submits the form (a single-field form submits implicitly).
   const submit = async ({ name }: { name: string }) => {
-    if (create.isPending) return;
-    const result = await create.mutateAsync({ name: name.trim() });
+    const result = await once.run((idempotencyKey) =>
+      create.mutateAsync({ name: name.trim(), idempotencyKey }),
+    );
+    if (!result) return; // a second submit while the first is in flight
     if (result.code === 0 && result.data) {
       feedback.success(t('message.created'));
       form.resetFields();
@@ -34,7 +38,7 @@ export function CreateKbDialog({ open, onClose }: { open: boolean; onClose: () =
       title={t('knowledge.createTitle')}
       okText={t('knowledge.create')}
       cancelText={t('common.cancel')}
-      confirmLoading={create.isPending}
+      confirmLoading={once.pending}
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
