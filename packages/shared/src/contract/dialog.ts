@@ -139,6 +139,8 @@ const dialogFields = {
   kb_ids: z.array(z.string()),
   /** Names of the live KBs among `kb_ids` (get, list, set). */
   kb_names: z.array(z.string()).optional(),
+  /** Ids in the stored `kb_ids` whose KB was deleted (get, list, set; absent when none). */
+  missing_kb_ids: z.array(z.string()).optional(),
   status: statusSchema,
   ...timeFields,
 };

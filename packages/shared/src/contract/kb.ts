@@ -180,6 +180,20 @@ export const kbContract = {
     body: z.object({ kb_id: z.string() }),
     data: done,
   }),
+  /**
+   * Who uses a KB (asked before deleting it): the caller's live assistants that list it, and how
+   * many live assistants of any tenant do (`total`; a team KB may serve teammates' assistants too).
+   */
+  usage: route({
+    method: 'GET',
+    path: '/v1/kb/usage',
+    auth: 'login',
+    query: z.object({ kb_id: z.string() }),
+    data: z.strictObject({
+      dialogs: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+      total: z.number(),
+    }),
+  }),
   tags: route({ method: 'GET', path: '/v1/kb/:kb_id/tags', auth: 'login', data: tagCountsSchema }),
   tagsOfKbs: route({
     method: 'GET',

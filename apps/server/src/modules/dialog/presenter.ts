@@ -5,6 +5,9 @@ import type { DialogRow } from './service.js';
 
 /** A dialog as the API shows it (API.md §8 / §18), JSON columns parsed, dates in RFC 1123. */
 export function presentDialog(row: DialogRow, kbs?: { kb_ids: string[]; kb_names: string[] }) {
+  // KBs deleted under the assistant: named so the editor can show them and let the user drop them.
+  const live = new Set(kbs?.kb_ids ?? []);
+  const missing = kbs ? parseJson<string[]>(row.kb_ids, []).filter((id) => !live.has(id)) : [];
   return {
     id: row.id,
     tenant_id: row.tenant_id,
@@ -25,6 +28,7 @@ export function presentDialog(row: DialogRow, kbs?: { kb_ids: string[]; kb_names
     rerank_id: row.rerank_id,
     kb_ids: kbs ? kbs.kb_ids : parseJson<string[]>(row.kb_ids, []),
     ...(kbs ? { kb_names: kbs.kb_names } : {}),
+    ...(missing.length > 0 ? { missing_kb_ids: missing } : {}),
     status: row.status,
     create_time: row.create_time,
     create_date: rfc1123(row.create_time),

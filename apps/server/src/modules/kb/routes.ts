@@ -8,6 +8,7 @@ import * as extras from './extras.js';
 import { listQueryOf } from './paging.js';
 import { presentKbDetail, presentKbListItem, presentKbRow } from './presenter.js';
 import * as kbs from './service.js';
+import { kbUsage } from './usage.js';
 
 const c = contract.kb;
 
@@ -50,6 +51,11 @@ export async function kbRoutes(app: FastifyInstance, ctx: AppContext): Promise<v
     const { kb_id } = validate(c.rm.body, req.body);
     await kbs.removeKb(ctx, authOf(req).user, kb_id);
     return ok(true);
+  });
+
+  app.get('/v1/kb/usage', async (req) => {
+    const { kb_id } = validate(c.usage.query, req.query);
+    return ok(await kbUsage(ctx, authOf(req).user, kb_id));
   });
 
   app.get<{ Params: { kb_id: string } }>('/v1/kb/:kb_id/tags', async (req) => {
