@@ -161,3 +161,8 @@ export function useAllKbs() {
     staleTime: 10_000,
   });
 }
+
+/** The assistants that use a KB (asked before deleting it). */
+export function fetchKbUsage(kbId: string) {
+  return callRoute(contract.kb.usage, { query: { kb_id: kbId } });
+}

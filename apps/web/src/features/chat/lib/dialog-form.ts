@@ -123,7 +123,8 @@ export function dialogToValues(dialog: Dialog): DialogFormValues {
     keyword: pc.keyword === true,
     tts: pc.tts === true,
     tavily_api_key: pc.tavily_api_key ?? '',
-    kb_ids: dialog.kb_ids,
+    // KBs deleted under the assistant stay in the list (shown as deleted) until the user drops them.
+    kb_ids: [...dialog.kb_ids, ...(dialog.missing_kb_ids ?? [])],
     refine_multiturn: pc.refine_multiturn === true,
     reasoning: pc.reasoning === true,
     use_kg: pc.use_kg === true,

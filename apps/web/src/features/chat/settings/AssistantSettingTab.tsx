@@ -56,6 +56,8 @@ export function AssistantSettingTab() {
   const noKb = kbIds.length === 0;
 
   const byId = new Map((kbs.data ?? []).map((kb) => [kb.id, kb]));
+  // Listed by the assistant but gone (deleted since): shown as such, to be removed before saving.
+  const deleted = kbs.data ? kbIds.filter((id) => !byId.has(id)) : [];
   const models = [...new Set(kbIds.map((id) => byId.get(id)?.embd_id).filter(Boolean))];
 
   return (
@@ -99,6 +101,8 @@ export function AssistantSettingTab() {
         rules={[
           {
             validator: async (_, value: string[] | undefined) => {
+              if (kbs.data && (value ?? []).some((id) => !byId.has(id)))
+                throw new Error(t('chat.kbDeletedRemove'));
               if ((value ?? []).length === 0 && !tavily.trim())
                 throw new Error(t('chat.knowledgeBasesRequired'));
             },
@@ -117,11 +121,14 @@ export function AssistantSettingTab() {
           loading={kbs.isPending}
           placeholder={t('chat.knowledgeBasesPlaceholder')}
           optionFilterProp="label"
-          options={(kbs.data ?? []).map((kb) => ({
-            value: kb.id,
-            label: kb.name,
-            title: `${kb.name} · ${kb.embd_id}`,
-          }))}
+          options={[
+            ...(kbs.data ?? []).map((kb) => ({
+              value: kb.id,
+              label: kb.name,
+              title: `${kb.name} · ${kb.embd_id}`,
+            })),
+            ...deleted.map((id) => ({ value: id, label: t('chat.kbDeleted'), title: id })),
+          ]}
         />
       </Form.Item>
       <Form.Item name="tavily_api_key" label={t('chat.tavilyApiKey')} tooltip={t('chat.tavilyApiKeyTip')}>

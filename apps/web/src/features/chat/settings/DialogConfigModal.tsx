@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Form, Modal, Tabs } from 'antd';
+import { Alert, Badge, Form, Modal, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Dialog } from '@lectern/shared';
 import { useSetDialog } from '../../../api/dialog';
@@ -13,27 +13,7 @@ import { LLM_PARAMETERS, presetOf } from '../lib/presets';
 import { AssistantSettingTab } from './AssistantSettingTab';
 import { ModelSettingTab } from './ModelSettingTab';
 import { PromptEngineTab } from './PromptEngineTab';
-
-type TabKey = 'assistant' | 'prompt' | 'model';
-
-/** Which tab a field lives on (to show the first invalid field when saving fails). */
-const FIELD_TAB: Record<string, TabKey> = {
-  system: 'prompt',
-  parameters: 'prompt',
-  similarity_threshold: 'prompt',
-  keyword_weight: 'prompt',
-  top_n: 'prompt',
-  top_k: 'prompt',
-  rerank_id: 'prompt',
-  llm_id: 'model',
-  preset: 'model',
-  ...Object.fromEntries(
-    LLM_PARAMETERS.flatMap((p) => [
-      [p, 'model'],
-      [`${p}_enabled`, 'model'],
-    ]),
-  ),
-};
+import { errorsPerTab, serverErrorTab, tabOfField, type TabKey } from '../lib/dialog-tabs';
 
 /**
  * Create or edit an assistant: three tabs (assistant setting, prompt engine, model setting) over one
@@ -55,6 +35,7 @@ export function DialogConfigModal({
   const [form] = Form.useForm<DialogFormValues>();
   const [tab, setTab] = useState<TabKey>('assistant');
   const [serverError, setServerError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<Record<TabKey, number>>(errorsPerTab([]));
   const tenant = useTenantInfo(open);
   const save = useSetDialog();
   const once = useSubmitOnce();
@@ -97,6 +78,7 @@ export function DialogConfigModal({
     followKnowledgeBases(initial.kb_ids);
     setTab('assistant');
     setServerError(null);
+    setInvalid(errorsPerTab([]));
     // followKnowledgeBases only touches the form and a ref.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, initial, form]);
@@ -118,7 +100,9 @@ export function DialogConfigModal({
       onSaved?.(result.data);
       onClose();
     } else if (!alreadyShown(result)) {
+      // The refusal is shown above the tab it is about, which is opened.
       setServerError(result.message);
+      setTab(serverErrorTab(result.message));
     }
   };
 
@@ -151,9 +135,10 @@ export function DialogConfigModal({
         initialValues={initial}
         onFinish={submit}
         onFinishFailed={({ errorFields }) => {
-          const first = errorFields[0]?.name[0];
-          setTab(FIELD_TAB[String(first)] ?? 'assistant');
+          setTab(tabOfField(errorFields[0]?.name[0]));
+          setInvalid(errorsPerTab(errorFields));
         }}
+        onFieldsChange={() => setInvalid(errorsPerTab(form.getFieldsError()))}
         onValuesChange={(changed: Partial<DialogFormValues>, all: DialogFormValues) => {
           if (changed.kb_ids) followKnowledgeBases(changed.kb_ids);
           // A parameter changed by hand: the preset shown is the one those values match, or "custom".
@@ -168,15 +153,35 @@ export function DialogConfigModal({
           items={[
             {
               key: 'assistant',
-              label: t('chat.tabAssistant'),
+              label: tabLabel(t('chat.tabAssistant'), invalid.assistant),
               forceRender: true,
               children: <AssistantSettingTab />,
             },
-            { key: 'prompt', label: t('chat.tabPrompt'), forceRender: true, children: <PromptEngineTab /> },
-            { key: 'model', label: t('chat.tabModel'), forceRender: true, children: <ModelSettingTab /> },
+            {
+              key: 'prompt',
+              label: tabLabel(t('chat.tabPrompt'), invalid.prompt),
+              forceRender: true,
+              children: <PromptEngineTab />,
+            },
+            {
+              key: 'model',
+              label: tabLabel(t('chat.tabModel'), invalid.model),
+              forceRender: true,
+              children: <ModelSettingTab />,
+            },
           ]}
         />
       </Form>
     </Modal>
+  );
+}
+
+/** A tab's title with the number of invalid fields on it (so errors elsewhere are seen). */
+function tabLabel(title: string, errors: number) {
+  return (
+    <span>
+      {title}
+      {errors > 0 && <Badge count={errors} size="small" style={{ marginInlineStart: 6 }} />}
+    </span>
   );
 }

@@ -15,7 +15,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { KbListItem } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
-import { useRemoveKb } from '../../../api/kb';
+import { fetchKbUsage, useRemoveKb } from '../../../api/kb';
 import { alreadyShown } from '../../../api/request';
 
 dayjs.extend(localizedFormat);
@@ -27,10 +27,27 @@ export function KbCard({ kb, canDelete }: { kb: KbListItem; canDelete: boolean }
   const remove = useRemoveKb();
   const [modal, holder] = Modal.useModal();
 
-  const confirmDelete = () => {
+  // Assistants that use the KB lose it: they are named before the question is asked.
+  const confirmDelete = async () => {
+    const usage = await fetchKbUsage(kb.id);
+    const users = usage.code === 0 && usage.data ? usage.data : { dialogs: [], total: 0 };
+    const teammates = users.total - users.dialogs.length;
+    const names = users.dialogs.map((d) => `“${d.name}”`).join(', ');
     void modal.confirm({
       title: t('knowledge.deleteKbTitle'),
-      content: t('knowledge.deleteKbConfirm', { name: kb.name }),
+      content: (
+        <>
+          <p>{t('knowledge.deleteKbConfirm', { name: kb.name })}</p>
+          {users.total > 0 && (
+            <p role="alert">
+              {t('knowledge.kbUsedBy', { count: users.total })}
+              {names && ` ${names}`}
+              {teammates > 0 && ` ${t('knowledge.kbUsedByTeammates', { count: teammates })}`}
+              {` ${t('knowledge.kbUsedByAfter')}`}
+            </p>
+          )}
+        </>
+      ),
       okText: t('common.delete'),
       cancelText: t('common.cancel'),
       okButtonProps: { danger: true },
@@ -68,7 +85,7 @@ export function KbCard({ kb, canDelete }: { kb: KbListItem; canDelete: boolean }
             trigger={['click']}
             menu={{
               items: [{ key: 'delete', icon: <DeleteOutlined />, label: t('common.delete'), danger: true }],
-              onClick: ({ key }) => key === 'delete' && confirmDelete(),
+              onClick: ({ key }) => key === 'delete' && void confirmDelete(),
             }}
           >
             <Button
