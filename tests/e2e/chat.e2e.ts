@@ -373,16 +373,19 @@ describe('chat in the browser', () => {
       expect(conv.message.map((m) => m.role)).toEqual(['assistant', 'user', 'assistant']);
       expect(conv.reference).toHaveLength(1);
 
-      // Stop: the answer stops streaming and is not kept.
+      // Stop: the answer stops streaming; the question and the part streamed so far are kept.
       await box.fill('How often should the heat pump be cleaned?');
       await box.press('Enter');
       await page.getByTestId('answer').last().locator('.streaming-cursor').waitFor();
       await page.getByRole('button', { name: /Stop$/ }).click();
-      await page.getByText('Stopped: this answer was not saved.').waitFor();
+      await page.getByText('Stopped: the answer so far was saved.').waitFor();
       await page.getByRole('button', { name: /Send$/ }).waitFor();
       await page.waitForTimeout(1500); // the stand-in would have finished by now
       conv = await apiGet<Conv>(`conversation/get?conversation_id=${conversationId}`);
-      expect(conv.message.map((m) => m.role)).toEqual(['assistant', 'user', 'assistant']);
+      expect(conv.message.map((m) => m.role).slice(0, 4)).toEqual(['assistant', 'user', 'assistant', 'user']);
+      expect(conv.message[3]?.content).toBe('How often should the heat pump be cleaned?');
+      // The stopped answer (if any text had streamed) is a prefix of what the model would have said.
+      expect(conv.message.length).toBeLessThanOrEqual(5);
 
       // Delete the conversation after confirming.
       await page

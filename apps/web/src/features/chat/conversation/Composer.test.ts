@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STOP_ARMS_AFTER_MS, sendsOnKey, stopArmed } from './Composer';
+import { sendsOnKey } from './Composer';
 
 const key = (k: string, shiftKey = false, isComposing = false) =>
   ({ key: k, shiftKey, nativeEvent: { isComposing } }) as unknown as Parameters<typeof sendsOnKey>[0];
@@ -10,13 +10,5 @@ describe('the question box keys', () => {
     expect(sendsOnKey(key('Enter', true))).toBe(false);
     expect(sendsOnKey(key('Enter', false, true))).toBe(false);
     expect(sendsOnKey(key('a'))).toBe(false);
-  });
-});
-
-describe('Stop right after Send', () => {
-  it('ignores the second click of a double-click on Send, then stops', () => {
-    expect(stopArmed(null, 1000)).toBe(false);
-    expect(stopArmed(1000, 1000 + 120)).toBe(false);
-    expect(stopArmed(1000, 1000 + STOP_ARMS_AFTER_MS)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { Button, Input, theme } from 'antd';
 import { PauseCircleOutlined, SendOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -11,14 +11,9 @@ export function sendsOnKey(e: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'nativeEv
 
 /**
  * Stop takes Send's place when the question goes: the second click of a double-click on Send would
- * land on it. Clicks within this time of Stop appearing are that second click, not a request to stop.
+ * land on it. Stop is disabled for this long after it appears, so that click does nothing.
  */
 export const STOP_ARMS_AFTER_MS = 600;
-
-/** Whether a click on Stop at `now` means stop (Stop has been shown long enough; see above). */
-export function stopArmed(shownAt: number | null, now: number): boolean {
-  return shownAt !== null && now - shownAt >= STOP_ARMS_AFTER_MS;
-}
 
 /** The question box: Enter sends, Shift+Enter makes a new line; while an answer streams, Stop. */
 export function Composer({
@@ -37,9 +32,13 @@ export function Composer({
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const [text, setText] = useState('');
-  const stopShownAt = useRef<number | null>(null);
-  if (!streaming) stopShownAt.current = null;
-  else stopShownAt.current ??= Date.now();
+  const [stopArmed, setStopArmed] = useState(false);
+  useEffect(() => {
+    setStopArmed(false);
+    if (!streaming) return;
+    const timer = setTimeout(() => setStopArmed(true), STOP_ARMS_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [streaming]);
   const send = () => {
     const question = text.trim();
     if (!question || streaming || disabled) return;
@@ -74,13 +73,7 @@ export function Composer({
         aria-label={t('chat.question')}
       />
       {streaming ? (
-        <Button
-          danger
-          icon={<PauseCircleOutlined />}
-          onClick={() => {
-            if (stopArmed(stopShownAt.current, Date.now())) onStop();
-          }}
-        >
+        <Button danger icon={<PauseCircleOutlined />} disabled={!stopArmed} onClick={onStop}>
           {t('chat.stop')}
         </Button>
       ) : (
