@@ -126,7 +126,7 @@ export async function addStandinModels(page: Page, nickname: string, standinUrl:
   await toast('Updated!');
 }
 
-/** Knowledge base `name` → upload the Markdown file with "parse on creation" → wait for success. */
+/** Knowledge base `name` → upload the Markdown file with "parse on creation" (on by default) → wait for success. */
 export async function buildKnowledgeBase(page: Page, name: string) {
   await page.locator('header nav').getByRole('link', { name: 'Knowledge base' }).click();
   await page.getByRole('button', { name: 'Create knowledge base' }).first().click();
@@ -138,7 +138,7 @@ export async function buildKnowledgeBase(page: Page, name: string) {
   await upload
     .locator('input[type=file]')
     .setInputFiles([{ name: 'heat-pumps.md', mimeType: 'text/markdown', buffer: Buffer.from(DOC) }]);
-  await upload.getByLabel('Parse on creation').click();
+  await upload.getByLabel('Parse on creation').check(); // on by default
   await upload.getByRole('button', { name: 'Upload (1)' }).click();
   await page.getByText('Uploaded!').waitFor();
   await upload.getByRole('button', { name: 'Close' }).last().click();

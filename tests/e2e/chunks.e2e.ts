@@ -132,7 +132,7 @@ describe('chunks and retrieval testing in the browser', () => {
       { name: 'energy.txt', mimeType: 'text/plain', buffer: Buffer.from(energyText()) },
       { name: 'panels.pdf', mimeType: 'application/pdf', buffer: pdf },
     ]);
-    await upload.getByLabel('Parse on creation').click();
+    await upload.getByLabel('Parse on creation').check(); // on by default
     await upload.getByRole('button', { name: 'Upload (2)' }).click();
     await page.getByText('Uploaded!').waitFor();
     await upload.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();

@@ -119,7 +119,7 @@ describe('knowledge bases in the browser', () => {
     await expect
       .poll(() => dialog.locator('[data-testid="upload-entry"][data-state="ready"]').count(), POLL)
       .toBe(3);
-    await dialog.getByLabel('Parse on creation').click();
+    await dialog.getByLabel('Parse on creation').check(); // on by default
 
     // Record every parsing status the table shows from now on, to see the live progress.
     await page.evaluate(() => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startOpenAIStandin, type Standin } from '../../apps/server/test/standins/index.js';
-import { addStandinModels, toaster, watchPageErrors, whatIsShown } from './chat-setup';
+import { addStandinModels, clickUntilGone, toaster, watchPageErrors, whatIsShown } from './chat-setup';
 import { POLL, launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
 /**
@@ -133,11 +133,12 @@ describe('rough edges in the browser', () => {
       await page.getByRole('button', { name: 'Actions for Helper' }).click();
       await page.getByRole('menuitem', { name: 'Chat API' }).click();
       const panel = page.getByRole('dialog', { name: 'Chat API of “Helper”' });
+      await panel.getByRole('tab', { name: 'API keys' }).click();
+      await panel.getByText('Please create API key first').waitFor();
       await panel.getByRole('button', { name: 'Create API key' }).dblclick();
       await toast('Created!');
       expect(await api<unknown[]>(`api/token_list?dialog_id=${dialogId}`)).toHaveLength(1);
-      await page.keyboard.press('Escape');
-      await panel.waitFor({ state: 'hidden' });
+      await clickUntilGone(page, panel.getByRole('button', { name: 'Close', exact: true }).first(), panel);
 
       // Deleting a knowledge base that the assistant uses: asked with the assistant named.
       await page.locator('header nav').getByRole('link', { name: 'Knowledge base' }).click();

@@ -54,9 +54,10 @@ export default function KnowledgeDetailPage() {
   if (!kb) {
     return (
       <Result
-        status="warning"
+        status="404"
         title={t('knowledge.notFoundTitle')}
-        subTitle={detail.error?.message}
+        // Unknown and not-yours look the same on purpose: the server does not say which it was.
+        subTitle={t('knowledge.notFoundDescription')}
         extra={<Link to="/knowledge">{t('knowledge.backToList')}</Link>}
       />
     );

@@ -41,7 +41,8 @@ let uidCounter = 0;
 export function UploadDialog({ kbId, onClose }: { kbId: string; onClose: () => void }) {
   const { t } = useTranslation();
   const [entries, setEntries] = useState<Entry[]>([]);
-  const [parseOnCreation, setParseOnCreation] = useState(false);
+  // On by default: a new user expects an upload to become searchable, not to sit "Pending".
+  const [parseOnCreation, setParseOnCreation] = useState(true);
   const upload = useUploadDocuments(kbId);
   const run = useRunDocuments(kbId);
   const limit = { size: formatBytes(UPLOAD_LIMITS.maxFileBytes), count: UPLOAD_LIMITS.maxFilesPerBatch };
