@@ -53,6 +53,7 @@ const envSchema = z.object({
   TAVILY_BASE_URL: z.string().url().default('https://api.tavily.com'),
   TASK_LEASE_SECONDS: z.coerce.number().positive().default(60),
   PARSE_THREADS: z.coerce.number().int().min(0).default(0),
+  GRAPH_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   CHUNK_INDEX: z.enum(['sqlite', 'postgres']).optional(),
   BLOB_STORE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.string().url().optional(),
@@ -114,6 +115,8 @@ export interface Config {
   taskLeaseMs: number;
   /** Worker threads that parse documents; 0 = one per core beyond the first, at most workerConcurrency. */
   parseThreads: number;
+  /** Model calls one knowledge-graph, RAPTOR or mind-map job keeps in flight at once. */
+  graphModelConcurrency: number;
   /** Chunk index: the embedded SQLite file, or tables in the PostgreSQL database (default with PostgreSQL). */
   chunkIndex: 'sqlite' | 'postgres';
   /** Blob store: `<dataDir>/blobs`, or an S3-compatible bucket. */
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tavilyBaseUrl: e.TAVILY_BASE_URL.replace(/\/+$/, ''),
     taskLeaseMs: Math.round(e.TASK_LEASE_SECONDS * 1000),
     parseThreads: e.PARSE_THREADS,
+    graphModelConcurrency: e.GRAPH_MODEL_CONCURRENCY,
     chunkIndex: e.CHUNK_INDEX ?? (postgres ? 'postgres' : 'sqlite'),
     blobStore:
       e.BLOB_STORE === 's3'

@@ -16,7 +16,10 @@ import { migrateToLatest } from './db/migrate.js';
 import { HealthRegistry } from './health/registry.js';
 import { outboundPolicyOf } from './net/index.js';
 import { createParsePool } from './ingest/parse-pool.js';
+import { graphragTaskHandler } from './graph/jobs/graphrag-task.js';
+import { mindmapTaskHandler } from './graph/jobs/mindmap-task.js';
 import { parseTaskHandler } from './ingest/tasks/parse-task.js';
+import { raptorTaskHandler } from './raptor/raptor-task.js';
 import type { ServerContext } from './modules/context.js';
 import type { TaskHandlers } from './queue/handlers.js';
 import { bridgeTaskSignal } from './queue/pg-wake.js';
@@ -102,7 +105,12 @@ export async function closeRoot(root: Pick<AppContext, 'onClose'>): Promise<void
 
 /** Every task kind this build can run, with its handler. */
 export function taskHandlers(ctx: AppContext | ServerContext): TaskHandlers {
-  const handlers: TaskHandlers = { parse: parseTaskHandler(ctx) };
+  const handlers: TaskHandlers = {
+    parse: parseTaskHandler(ctx),
+    graphrag: graphragTaskHandler(ctx),
+    raptor: raptorTaskHandler(ctx),
+    mindmap: mindmapTaskHandler(ctx),
+  };
   // Agent runs need the process's agent services (tools, MCP); a bare AppContext gets the defaults.
   handlers.agent_run = agentRunTaskHandler(ctx, 'agents' in ctx ? ctx.agents : createAgentServices(ctx));
   return handlers;

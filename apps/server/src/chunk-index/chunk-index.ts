@@ -51,6 +51,11 @@ export interface ChunkFilter {
   available?: 0 | 1;
   /** Knowledge-graph records are excluded unless this is true. */
   includeGraph?: boolean;
+  /**
+   * Only graph records (of these `knowledge_graph_kwd` values in listings; any enabled graph record in
+   * searches, whose callers keep the kinds they want). Implies `includeGraph`.
+   */
+  graphKinds?: string[];
 }
 
 /**

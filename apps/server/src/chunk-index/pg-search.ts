@@ -53,7 +53,7 @@ function textScoringOf(req: SearchRequest): 'bm25' | 'presence' {
 
 /** WHERE clause of the search filter (the SQLite index's rid ranges as plain predicates). */
 export function searchFilter(p: Params, f: ChunkFilter): string {
-  const [lo, hi] = kindRange(f.available, f.includeGraph);
+  const [lo, hi] = kindRange(f.available, f.includeGraph, !!f.graphKinds);
   let sql = `kb_id = ANY(${p.add([...new Set(f.kbIds)], 'text[]')}) AND kind BETWEEN ${lo} AND ${hi}`;
   if (f.docIds && f.docIds.length > 0) sql += ` AND doc_id = ANY(${p.add(f.docIds, 'text[]')})`;
   return sql;

@@ -29,7 +29,13 @@ export function kindOf(r: { available_int: number; knowledge_graph_kwd?: string 
 }
 
 /** Kinds a filter reads: a contiguous range [lo, hi]. */
-export function kindRange(available: 0 | 1 | undefined, includeGraph: boolean | undefined): [number, number] {
+export function kindRange(
+  available: 0 | 1 | undefined,
+  includeGraph: boolean | undefined,
+  graphOnly = false,
+): [number, number] {
+  // Graph-only reads are of enabled graph records (disabled ones are never searched).
+  if (graphOnly) return [3, 3];
   if (available === 1) return includeGraph ? [2, 3] : [2, 2];
   if (available === 0) return includeGraph ? [0, 1] : [1, 1];
   return includeGraph ? [0, 3] : [1, 2];
@@ -289,6 +295,9 @@ export function filterWhere(f: ChunkFilter): { sql: string; params: unknown[] } 
     clauses.push('available_int = ?');
     params.push(f.available);
   }
-  if (!f.includeGraph) clauses.push('knowledge_graph_kwd IS NULL');
+  if (f.graphKinds) {
+    clauses.push('knowledge_graph_kwd IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(f.graphKinds));
+  } else if (!f.includeGraph) clauses.push('knowledge_graph_kwd IS NULL');
   return { sql: clauses.join(' AND '), params };
 }

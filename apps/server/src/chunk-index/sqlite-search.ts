@@ -265,7 +265,7 @@ function hasRankFeatures(env: SearchEnv, kbIds: string[]): boolean {
 
 /** Rowid ranges of the filter: one per known KB. */
 function rangesOf(env: SearchEnv, f: ChunkFilter): Array<[number, number]> {
-  const kinds = kindRange(f.available, f.includeGraph);
+  const kinds = kindRange(f.available, f.includeGraph, !!f.graphKinds);
   return [...new Set(f.kbIds)].flatMap((k) => {
     const slot = env.slotOf(k);
     return slot === null ? [] : [ridRange(slot, kinds)];

@@ -6,7 +6,13 @@
 import type { Generated } from 'kysely';
 import type { TimeColumns } from './tables/time.js';
 import type { LlmFactoriesTable, LlmTable, TenantLlmTable } from './tables/models.js';
-import type { DocumentTable, File2DocumentTable, KnowledgebaseTable } from './tables/knowledge.js';
+import type {
+  DocumentTable,
+  File2DocumentTable,
+  KbGraphDocTable,
+  KbGraphTable,
+  KnowledgebaseTable,
+} from './tables/knowledge.js';
 import type { Api4ConversationTable, ConversationTable, DialogTable } from './tables/chat.js';
 import type { CanvasRunTable, UserCanvasTable, UserCanvasVersionTable } from './tables/canvas.js';
 
@@ -119,6 +125,8 @@ export interface Database {
   tenant_llm: TenantLlmTable;
   knowledgebase: KnowledgebaseTable;
   document: DocumentTable;
+  kb_graph: KbGraphTable;
+  kb_graph_doc: KbGraphDocTable;
   file2document: File2DocumentTable;
   dialog: DialogTable;
   conversation: ConversationTable;

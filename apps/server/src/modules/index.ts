@@ -7,6 +7,7 @@ import { llmRoutes } from './llm/routes.js';
 import { knowledgeRoutes } from './kb/plugin.js';
 import { chunkRoutes } from './chunk/routes.js';
 import { canvasRoutes } from './canvas/routes.js';
+import { graphRoutes } from './graph/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -17,4 +18,5 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await knowledgeRoutes(app, ctx);
   await chunkRoutes(app, ctx);
   await canvasRoutes(app, ctx);
+  await graphRoutes(app, ctx);
 }

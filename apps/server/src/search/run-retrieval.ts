@@ -10,11 +10,12 @@
  */
 import type { AppContext } from '../context.js';
 import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
+import { kgRetrieval } from '../graph/jobs/kg-retrieval.js';
 import { questionLabels } from './labels.js';
 import { embedQuestion, rerankerFor } from './models.js';
 import { RETRIEVAL_DEFAULTS, type RetrievalCaller } from './retrieval-defaults.js';
 import type { RetrievalSettings } from './retrieval-params.js';
-import { retrieve, type RetrievalResult } from './retrieval.js';
+import { retrieve, type RetrievalHit, type RetrievalResult } from './retrieval.js';
 
 /** What a retrieval reads of a knowledge base. */
 export type RetrievalKb = Pick<KnowledgebaseTable, 'id' | 'tenant_id' | 'embd_id' | 'parser_config'>;
@@ -69,9 +70,39 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
     tagWeights: labels,
     highlight: s.highlight,
   });
+  if (s.useKg && s.page === 1) {
+    // use_kg (API.md §19.10): the knowledge-graph chunk goes first.
+    const kg = await kgRetrieval(ctx, { kbs: req.kbs, question, queryVector, signal: req.signal });
+    if (kg) {
+      result.chunks = [kgHit(kg.content, req.kbs[0]?.id ?? ''), ...result.chunks];
+      result.total += 1;
+    }
+  }
   const vectors = new Map<string, number[] | null>();
   if (req.withVectors && queryVector && result.chunks.length > 0) {
     for (const c of await index.getMany(result.chunks.map((h) => h.chunk_id))) vectors.set(c.id, c.vector);
   }
   return { ...result, question, labels, vectors };
+}
+
+/** The knowledge-graph chunk of `use_kg` as a result hit (API.md §7). */
+export function kgHit(content: string, kbId: string): RetrievalHit {
+  return {
+    chunk_id: '',
+    content_ltks: '',
+    content_with_weight: content,
+    doc_id: '',
+    docnm_kwd: 'Related content in Knowledge Graph',
+    kb_id: kbId,
+    important_kwd: [],
+    question_kwd: [],
+    image_id: '',
+    similarity: 1,
+    vector_similarity: 1,
+    term_similarity: 0,
+    text_similarity: 0,
+    positions: [],
+    doc_type_kwd: null,
+    mom_id: null,
+  };
 }

@@ -31,3 +31,4 @@ export { startOllamaStandin, type OllamaStandinOptions } from './ollama.js';
 export { startRerankStandin, type RerankFlavor, type RerankStandinOptions } from './rerank.js';
 export { startHubStandin } from './hub.js';
 export { writeTinyEmbeddingModel } from './tiny-model.js';
+export { graphRagReply, extractionAnswer, namesIn } from './graphrag.js';

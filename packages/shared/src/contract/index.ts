@@ -9,6 +9,7 @@ import { chunkContract } from './chunk.js';
 import { conversationContract } from './conversation.js';
 import { dialogContract } from './dialog.js';
 import { documentContract } from './document.js';
+import { graphContract } from './graph.js';
 import { kbContract } from './kb.js';
 import { llmContract } from './llm.js';
 import type { RouteContract, RouteGroup } from './route.js';
@@ -22,6 +23,7 @@ export const contract = {
   kb: kbContract,
   document: documentContract,
   chunk: chunkContract,
+  graph: graphContract,
   dialog: dialogContract,
   conversation: conversationContract,
   api: apiContract,
@@ -51,6 +53,7 @@ export * from './conversation.js';
 export * from './dialog.js';
 export * from './document.js';
 export * from './enums.js';
+export * from './graph.js';
 export * from './kb.js';
 export * from './llm.js';
 export * from './route.js';

@@ -65,3 +65,29 @@ export interface File2DocumentTable extends TimeColumns {
   file_id: string;
   document_id: string;
 }
+
+/** One KB's knowledge graph (migration 0007): JSON columns written with toJson, read with parseJson. */
+export interface KbGraphTable extends TimeColumns {
+  kb_id: string;
+  /** graphology export of the KB graph, contributions included; null when there is none. */
+  graph: unknown;
+  /** Community reports of the last run. */
+  reports: unknown;
+  /** `{TYPE: [[name, pagerank], …]}`, at most 256 names per type. */
+  type_index: unknown;
+  /** The KB's mind map `{id, children[]}`, or null. */
+  mind_map: unknown;
+  entity_num: number;
+  relation_num: number;
+  community_num: number;
+}
+
+/** A document whose extraction is part of the KB graph (and its own mind map, when built). */
+export interface KbGraphDocTable extends TimeColumns {
+  kb_id: string;
+  doc_id: string;
+  chunk_num: number;
+  /** Hash of the extracted chunk ids. */
+  digest: string;
+  mind_map: unknown;
+}

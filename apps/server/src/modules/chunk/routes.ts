@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { docKnowledgeGraph } from '../../graph/jobs/serve.js';
 import { contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
@@ -105,10 +106,10 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return ok(await retrievalTest(ctx, authOf(req).user, body));
   });
 
-  // The document's knowledge graph and mind map: empty until graph extraction exists (API.md §19.10).
+  // The document's part of the KB graph and its mind map (API.md §7, §19.10).
   app.get('/v1/chunk/knowledge_graph', async (req) => {
     const { doc_id } = validate(c.knowledgeGraph.query, req.query);
-    await chunkDoc(ctx, authOf(req).user, doc_id);
-    return ok({ graph: {}, mind_map: {} });
+    const { kb } = await chunkDoc(ctx, authOf(req).user, doc_id);
+    return ok(await docKnowledgeGraph(ctx, kb.id, doc_id));
   });
 }

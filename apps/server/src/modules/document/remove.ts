@@ -1,10 +1,11 @@
 /**
  * Removing documents (API.md §6 rm, §19.9): their tasks are cancelled and deleted, their chunks leave
  * the index, their blobs (file, thumbnail, chunk images) and file-manager links go, and the KB's
- * counters drop by what they held. Returns one readable line per document that could not be removed.
+ * counters drop by what they held, and what only they contributed leaves the KB's knowledge graph. Returns one readable line per document that could not be removed.
  */
 import type { AppContext } from '../../context.js';
 import { deleteDocChunksIn } from '../../chunk-index/transactional.js';
+import { removeDocsFromGraph } from '../../graph/jobs/remove-docs.js';
 import { removeDocLinks } from '../kb/kb-folder.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
@@ -52,6 +53,15 @@ export async function removeDocuments(
     } catch (err) {
       errors.push(`${doc.name}: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+  try {
+    await removeDocsFromGraph(
+      ctx,
+      kb,
+      docs.map((d) => d.id),
+    );
+  } catch (err) {
+    errors.push(`Knowledge graph: ${err instanceof Error ? err.message : String(err)}`);
   }
   return errors;
 }
