@@ -320,7 +320,8 @@ export class PgChunkIndex implements ChunkIndex {
       where.push(`doc_id = ANY($${params.push(filter.docIds)}::text[])`);
     if (filter.available === 0 || filter.available === 1)
       where.push(`available_int = $${params.push(filter.available)}`);
-    if (filter.graphKinds) where.push(`knowledge_graph_kwd = ANY($${params.push(filter.graphKinds)}::text[])`);
+    if (filter.graphKinds)
+      where.push(`knowledge_graph_kwd = ANY($${params.push(filter.graphKinds)}::text[])`);
     else if (!filter.includeGraph) where.push('knowledge_graph_kwd IS NULL');
     const w = where.join(' AND ');
     const total = await this.pool.query<{ n: number }>(

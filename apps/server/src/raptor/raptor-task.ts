@@ -122,7 +122,9 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
     }
   }
   if (docs.length > 0 && skipped === docs.length) {
-    await finishKbTask(ctx, progress, 'raptor', 0, [raptorSkipMessage('every document holds structured data')]);
+    await finishKbTask(ctx, progress, 'raptor', 0, [
+      raptorSkipMessage('every document holds structured data'),
+    ]);
     return;
   }
   if (leaves.length === 0) throw new KbJobError(`No documents in Knowledgebase ${kb.id}`);
@@ -130,9 +132,13 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
   const withVectors: Array<{ id: string; text: string; vector: number[] }> = [];
   for (let i = 0; i < leaves.length; i += 1000) {
     const got = await ctx.chunkIndex.getMany(leaves.slice(i, i + 1000).map((c) => c.id));
-    for (const c of got) if (c.vector) withVectors.push({ id: c.id, text: c.content_with_weight, vector: c.vector });
+    for (const c of got)
+      if (c.vector) withVectors.push({ id: c.id, text: c.content_with_weight, vector: c.vector });
   }
-  await progress.report(0.05, `Clustering ${withVectors.length} chunks of ${docs.length - skipped} documents.`);
+  await progress.report(
+    0.05,
+    `Clustering ${withVectors.length} chunks of ${docs.length - skipped} documents.`,
+  );
   const model = await jobChatModel(ctx, kb);
   const reporter = chainedReporter(progress, hostSignal);
   const result = await buildRaptorTree(withVectors, settings, {
@@ -152,7 +158,8 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
   const fresh = new Set(records.map((r) => r.id));
   for (let i = 0; i < records.length; i += 128) await ctx.chunkIndex.upsert(records.slice(i, i + 128));
   const stale = oldSummaries.filter((id) => !fresh.has(id));
-  for (let i = 0; i < stale.length; i += 1000) await ctx.chunkIndex.deleteByIds(kb.id, stale.slice(i, i + 1000));
+  for (let i = 0; i < stale.length; i += 1000)
+    await ctx.chunkIndex.deleteByIds(kb.id, stale.slice(i, i + 1000));
   await finishKbTask(ctx, progress, 'raptor', result.usage.totalTokens, [
     `Summary tree: ${result.layerSizes.join(' -> ')} (${result.summaries.length} summaries${result.failedSummaries ? `, ${result.failedSummaries} clusters unanswered` : ''}; UMAP ${Math.round(result.timings.umapMs)} ms, GMM ${Math.round(result.timings.gmmMs)} ms).`,
     `Indexed ${records.length} summary chunks (${stale.length} old ones removed).`,

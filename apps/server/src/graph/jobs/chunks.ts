@@ -3,10 +3,19 @@ import type { ChunkIndex, ChunkRecord } from '../../chunk-index/chunk-index.js';
 
 const PAGE = 1000;
 
-export async function docChunkRecords(index: ChunkIndex, kbId: string, docId: string): Promise<ChunkRecord[]> {
+export async function docChunkRecords(
+  index: ChunkIndex,
+  kbId: string,
+  docId: string,
+): Promise<ChunkRecord[]> {
   const out: ChunkRecord[] = [];
   for (let offset = 0; ; offset += PAGE) {
-    const { chunks } = await index.list({ kbIds: [kbId], docIds: [docId], available: 1 }, 'position', offset, PAGE);
+    const { chunks } = await index.list(
+      { kbIds: [kbId], docIds: [docId], available: 1 },
+      'position',
+      offset,
+      PAGE,
+    );
     out.push(...chunks);
     if (chunks.length < PAGE) return out;
   }
@@ -17,5 +26,8 @@ export async function docChunks(
   kbId: string,
   docId: string,
 ): Promise<Array<{ id: string; text: string }>> {
-  return (await docChunkRecords(index, kbId, docId)).map((c) => ({ id: c.id, text: c.content_with_weight }));
+  // RAPTOR summaries (extra.raptor_kwd) are the KB's own writing, not the document's text.
+  return (await docChunkRecords(index, kbId, docId))
+    .filter((c) => !c.extra?.raptor_kwd)
+    .map((c) => ({ id: c.id, text: c.content_with_weight }));
 }

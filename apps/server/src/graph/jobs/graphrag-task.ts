@@ -55,7 +55,9 @@ export async function runGraphragTask(
   const wanted = payload.doc_ids?.length ? new Set(payload.doc_ids) : null;
   const extracted = await extractedDocs(ctx.db.kysely, kb.id);
   const present = new Set(docs.map((d) => d.id));
-  const removed = [...extracted.entries()].filter(([id, digest]) => digest && !present.has(id)).map(([id]) => id);
+  const removed = [...extracted.entries()]
+    .filter(([id, digest]) => digest && !present.has(id))
+    .map(([id]) => id);
 
   const toExtract: Array<{ id: string; chunks: Array<{ id: string; text: string }>; digest: string }> = [];
   for (const d of docs) {

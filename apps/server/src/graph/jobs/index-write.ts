@@ -50,7 +50,13 @@ function toChunk(kb: GraphKb, id: string, d: GraphRecordDraft, now: number): Chu
   if (d.weight_flt !== undefined) extra.weight_flt = d.weight_flt;
   if (d.n_hop_with_weight !== undefined) extra.n_hop_with_weight = d.n_hop_with_weight;
   if (d.entities_kwd !== undefined) extra.entities_kwd = d.entities_kwd;
-  if (d.embedText !== undefined) extra.embed_text = d.embedText;
+  // Every record of a vector search needs a vector: reports are embedded by title and summary.
+  const embedText =
+    d.embedText ??
+    (d.knowledge_graph_kwd === 'community_report'
+      ? `${d.docnm_kwd ?? ''}\n${d.content}`.slice(0, 2000)
+      : undefined);
+  if (embedText !== undefined) extra.embed_text = embedText;
   return {
     id,
     doc_id: d.doc_id ?? GRAPH_RECORD_DOC_ID,
@@ -85,7 +91,12 @@ export async function graphRecordIds(index: ChunkIndex, kbId: string): Promise<s
   const out: string[] = [];
   const page = 5000;
   for (let offset = 0; ; offset += page) {
-    const { chunks } = await index.list({ kbIds: [kbId], graphKinds: INDEXED_GRAPH_KINDS }, 'newest', offset, page);
+    const { chunks } = await index.list(
+      { kbIds: [kbId], graphKinds: INDEXED_GRAPH_KINDS },
+      'newest',
+      offset,
+      page,
+    );
     out.push(...chunks.map((c) => c.id));
     if (chunks.length < page) return out;
   }
@@ -139,7 +150,8 @@ export async function writeGraphRecords(
   const todo: ChunkRecord[] = [];
   for (const r of wanted) {
     const old = stored.get(r.id);
-    if (old?.vector && (!opts.embedder || old.extra?.embed_text === r.extra?.embed_text)) r.vector = old.vector;
+    if (old?.vector && (!opts.embedder || old.extra?.embed_text === r.extra?.embed_text))
+      r.vector = old.vector;
     else todo.push(r);
   }
   if (opts.embedder) {
@@ -162,7 +174,8 @@ export async function writeGraphRecords(
   const keep = new Set(records.map((r) => r.id));
   const gone = [...before].filter((id) => !keep.has(id));
   let deleted = 0;
-  for (let i = 0; i < gone.length; i += 1000) deleted += await index.deleteByIds(kb.id, gone.slice(i, i + 1000));
+  for (let i = 0; i < gone.length; i += 1000)
+    deleted += await index.deleteByIds(kb.id, gone.slice(i, i + 1000));
   return { written: records.length, embedded, deleted };
 }
 

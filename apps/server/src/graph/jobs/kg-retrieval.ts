@@ -46,7 +46,8 @@ export async function kgRetrieval(ctx: AppContext, req: KgChunkRequest): Promise
     .execute();
   if (graphs.length === 0) return null;
   const types = new Set<string>();
-  for (const g of graphs) Object.keys(parseJson<Record<string, unknown>>(g.type_index, {})).forEach((t) => types.add(t));
+  for (const g of graphs)
+    Object.keys(parseJson<Record<string, unknown>>(g.type_index, {})).forEach((t) => types.add(t));
   const model = req.rewrite === false ? undefined : await rewriteModel(ctx, req.kbs[0]);
   const result = await useKgRetrieval(req.question, {
     lookups: kgLookups({

@@ -36,11 +36,19 @@ export async function runMindmapTask(ctx: AppContext, progress: TaskProgress, ho
     try {
       const built = await buildMindMap(
         chunks.map((c) => c.text),
-        { model, concurrency: ctx.config.graphModelConcurrency, language: kb.language, signal: reporter.signal },
+        {
+          model,
+          concurrency: ctx.config.graphModelConcurrency,
+          language: kb.language,
+          signal: reporter.signal,
+        },
       );
       addUsage(usage, built.usage);
       perDoc.set(d.id, built.tree);
-      reporter.report(0.05 + (0.9 * (i + 1)) / docs.length, `Mind map of ${d.name}: ${built.batches} model calls${built.failed ? `, ${built.failed} unusable` : ''}.`);
+      reporter.report(
+        0.05 + (0.9 * (i + 1)) / docs.length,
+        `Mind map of ${d.name}: ${built.batches} model calls${built.failed ? `, ${built.failed} unusable` : ''}.`,
+      );
     } catch (err) {
       await reporter.flush();
       if (hostSignal.aborted) throw err;
@@ -49,7 +57,8 @@ export async function runMindmapTask(ctx: AppContext, progress: TaskProgress, ho
     }
     await reporter.flush();
   }
-  if (perDoc.size === 0) throw new KbJobError(`Mind map failed: no document could be summarized (${failed} failed).`);
+  if (perDoc.size === 0)
+    throw new KbJobError(`Mind map failed: no document could be summarized (${failed} failed).`);
   const tree = combineMindMaps([...perDoc.values()], kb.name);
   await saveMindMaps(ctx.db.kysely, kb.id, tree, perDoc);
   await finishKbTask(ctx, progress, 'mindmap', usage.totalTokens, [

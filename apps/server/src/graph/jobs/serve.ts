@@ -7,16 +7,19 @@
 import type { AppContext } from '../../context.js';
 import { documentGraph } from '../index-records.js';
 import { uniqueMindMapIds } from '../mindmap.js';
-import { graphView } from '../view.js';
+import { graphView, toNodeLink } from '../view.js';
 import { deleteGraphRecords } from './index-write.js';
 import { clearKbGraph, docMindMap, loadKbGraph } from './store.js';
 
 type Json = Record<string, unknown>;
 
-export async function kbKnowledgeGraph(ctx: AppContext, kbId: string): Promise<{ graph: Json; mind_map: Json }> {
+export async function kbKnowledgeGraph(
+  ctx: AppContext,
+  kbId: string,
+): Promise<{ graph: Json; mind_map: Json }> {
   const stored = await loadKbGraph(ctx.db.kysely, kbId);
   return {
-    graph: stored.graph ? (graphView(stored.graph.export()) as Json) : {},
+    graph: stored.graph && stored.graph.order > 0 ? (graphView(toNodeLink(stored.graph)) as Json) : {},
     mind_map: stored.mindMap ? (uniqueMindMapIds(stored.mindMap) as Json) : {},
   };
 }

@@ -57,7 +57,10 @@ export async function startKbJob(ctx: AppContext, kb: KnowledgebaseTable, kind: 
     if (Number(docs.n) === 0) throw errors.data(`No documents in Knowledgebase ${kb.id}`);
     const row = newTaskRow(kind, { kb_id: kb.id }, { doc_id: '', kb_id: kb.id, tenant_id: kb.tenant_id });
     await trx.insertInto('task').values(row).execute();
-    let swap = trx.updateTable('knowledgebase').set({ [column]: row.id }).where('id', '=', kb.id);
+    let swap = trx
+      .updateTable('knowledgebase')
+      .set({ [column]: row.id })
+      .where('id', '=', kb.id);
     swap = previousId ? swap.where(column, '=', previousId) : swap.where(column, 'is', null);
     const res = await swap.executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) {

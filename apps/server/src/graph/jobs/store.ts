@@ -41,7 +41,11 @@ export async function loadKbGraph(db: Db, kbId: string): Promise<StoredKbGraph> 
 
 /** Digest of the chunk ids a document's extraction used. */
 export function chunkDigest(chunkIds: readonly string[]): string {
-  return crypto.createHash('sha256').update([...chunkIds].sort().join(' ')).digest('hex').slice(0, 32);
+  return crypto
+    .createHash('sha256')
+    .update([...chunkIds].sort().join(' '))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export async function extractedDocs(db: Db, kbId: string): Promise<Map<string, string>> {
@@ -197,7 +201,14 @@ export async function clearKbGraph(db: Kysely<Database>, kbId: string): Promise<
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('kb_graph')
-      .set({ graph: null, type_index: toJson({}), reports: toJson([]), entity_num: 0, relation_num: 0, community_num: 0 })
+      .set({
+        graph: null,
+        type_index: toJson({}),
+        reports: toJson([]),
+        entity_num: 0,
+        relation_num: 0,
+        community_num: 0,
+      })
       .where('kb_id', '=', kbId)
       .execute();
     await trx
