@@ -120,6 +120,7 @@ export async function* answerQuestion(
         similarityThreshold: dialog.similarity_threshold,
         vectorSimilarityWeight: dialog.vector_similarity_weight,
         rerankId: dialog.rerank_id || undefined,
+        useKg: pc.use_kg === true,
         signal,
       });
     }

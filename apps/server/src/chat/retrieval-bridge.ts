@@ -37,6 +37,7 @@ export async function retrieveForChat(ctx: AppContext, p: ChatRetrieveParams): P
       vector_similarity_weight: p.vectorSimilarityWeight,
       top_k: p.topK,
       rerank_id: p.rerankId,
+      use_kg: p.useKg ?? false,
     },
     'chat',
   );

@@ -16,6 +16,8 @@ export interface RetrieveParams {
   similarityThreshold: number;
   vectorSimilarityWeight: number;
   rerankId?: string;
+  /** Put the knowledge-graph chunk first (dialog `prompt_config.use_kg`, API.md §19.10). */
+  useKg?: boolean;
   signal?: AbortSignal;
 }
 

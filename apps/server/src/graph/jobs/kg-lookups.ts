@@ -2,8 +2,8 @@
  * `use_kg` look-ups (graph/use-kg.ts `KgLookups`) over the chunk index's graph records of the searched
  * KBs: one hybrid search (question text + keywords, and the question vector when the KBs are embedded)
  * over enabled graph records feeds both the entity and the relation look-up; relations between two
- * named entities are read by their deterministic record id; community reports are searched by the
- * names of the best entities; entities of asked-about types come from the per-type list stored with
+ * named entities are read by their deterministic record id; community reports come from the graph
+ * rows (a KB has few; searching them among 10,000s of records costs more than reading them); entities of asked-about types come from the per-type list stored with
  * the graph (`kb_graph.type_index`).
  */
 import type { ChunkIndex, ChunkRecord, SearchHit } from '../../chunk-index/chunk-index.js';
@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { parseJson } from '../../db/json.js';
 import { relationKey } from '../kb-graph.js';
+import { renderCommunityReport, type CommunityReport } from '../reports.js';
 import type { CommunityReportHit, EntityHit, KgLookups, NHopPath, RelationHit } from '../use-kg.js';
 import { graphRecordId } from './index-write.js';
 
@@ -21,6 +22,8 @@ export interface KgLookupInput {
   kbIds: string[];
   /** The question's vector in the KBs' embedding space, or null (keyword-only). */
   queryVector: number[] | null;
+  /** The KBs' community reports (kb_graph.reports): few, read with the graph row, not searched. */
+  reports: CommunityReport[];
 }
 
 const CANDIDATES = 256;
@@ -55,7 +58,7 @@ export function kgLookups(input: KgLookupInput): KgLookups {
         if (!plan) return { hits: [], maxText: 0 };
         const res = await index.search({
           filter: { kbIds, available: 1, graphKinds: ['entity', 'relation', 'community_report'] },
-          text: { ...plan.text, minimumShouldMatch: 0 },
+          text: plan.text,
           vector: input.queryVector ? { values: input.queryVector, topK: limit, floor: 0 } : null,
           offset: 0,
           limit,
@@ -137,24 +140,15 @@ export function kgLookups(input: KgLookupInput): KgLookups {
     },
 
     async communityReports(entities, topN) {
-      if (entities.length === 0) return [];
-      const { hits } = await search(entities.join(' '), 64);
       const wanted = new Set(entities);
-      const out: Array<CommunityReportHit & { weight: number }> = [];
-      for (const h of hits) {
-        const c = h.chunk;
-        if (c.knowledge_graph_kwd !== 'community_report') continue;
-        const members = Array.isArray(c.extra?.entities_kwd) ? (c.extra.entities_kwd as string[]) : [];
-        if (!members.some((m) => wanted.has(m))) continue;
-        const body = parseObject(c.content_with_weight);
-        out.push({
-          title: c.docnm_kwd,
-          report: str(body.report),
-          evidences: str(body.evidences),
-          weight: num(c.extra?.weight_flt),
+      return input.reports
+        .filter((r) => r.entities.some((e) => wanted.has(e)))
+        .sort((x, y) => y.weight - x.weight)
+        .slice(0, topN)
+        .map((r) => {
+          const { title, content } = renderCommunityReport(r);
+          return { title, report: content.report, evidences: content.evidences };
         });
-      }
-      return out.sort((a, b) => b.weight - a.weight).slice(0, topN);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { parseJson } from '../../db/json.js';
 import { defaultModelId, modelFor } from '../../models/registry.js';
 import type { GraphChatModel } from '../ports.js';
+import type { CommunityReport } from '../reports.js';
 import { useKgRetrieval, type UseKgResult } from '../use-kg.js';
 import { kgLookups } from './kg-lookups.js';
 
@@ -40,7 +41,7 @@ export async function kgRetrieval(ctx: AppContext, req: KgChunkRequest): Promise
   if (kbIds.length === 0) return null;
   const graphs = await ctx.db.kysely
     .selectFrom('kb_graph')
-    .select(['kb_id', 'type_index', 'entity_num'])
+    .select(['kb_id', 'type_index', 'entity_num', 'reports'])
     .where('kb_id', 'in', kbIds)
     .where('entity_num', '>', 0)
     .execute();
@@ -55,6 +56,7 @@ export async function kgRetrieval(ctx: AppContext, req: KgChunkRequest): Promise
       db: ctx.db.kysely,
       kbIds: graphs.map((g) => g.kb_id),
       queryVector: req.queryVector,
+      reports: graphs.flatMap((g) => parseJson<CommunityReport[]>(g.reports, [])),
     }),
     model,
     entityTypes: [...types],
