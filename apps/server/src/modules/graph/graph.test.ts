@@ -248,6 +248,40 @@ describe('knowledge graph, RAPTOR and mind map jobs', () => {
     expect(g.graph.nodes!.map((n) => n.id)).toContain('ADA LOVELACE');
   });
 
+  async function waitStarted(taskKind: string): Promise<string> {
+    for (let i = 0; i < 400; i++) {
+      const t = (await get<Trace>(server, alice.token, `/v1/kb/trace_${taskKind}?kb_id=${kbId}`)).data!;
+      if (t.id && (t.progress ?? 0) > 0) return t.id;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error('the task never started');
+  }
+
+  it('stops a job through the queue cancel flag, keeping the stored graph', async () => {
+    llm.fail('hang', 1);
+    expect((await post(server, alice.token, '/v1/kb/run_graphrag', { kb_id: kbId })).code).toBe(0);
+    const taskId = await waitStarted('graphrag');
+    // What `kb/unbind_task` does: the queue's generic cancel flag.
+    await server.ctx.db.kysely.updateTable('task').set({ cancel: 1 }).where('id', '=', taskId).execute();
+    const t = await waitTask(server, alice.token, 'graphrag', kbId);
+    expect(t.progress, t.progress_msg).toBe(-1);
+    expect(t.progress_msg).toMatch(/\[Canceled\]$/);
+    const g = (await get<GraphData>(server, alice.token, `/v1/kb/${kbId}/knowledge_graph`)).data!;
+    expect(g.graph.nodes!.map((n) => n.id)).toContain('ADA LOVELACE');
+  });
+
+  it('finishes a job after its worker stops mid-run (restart)', async () => {
+    llm.fail('hang', 1);
+    expect((await post(server, alice.token, '/v1/kb/run_graphrag', { kb_id: kbId })).code).toBe(0);
+    await waitStarted('graphrag');
+    await host.stop();
+    host = await startTaskWorkers(server.ctx, { pollMs: 50, tickMs: 200, leaseMs: 3_000 });
+    const t = await waitTask(server, alice.token, 'graphrag', kbId);
+    expect(t.progress, t.progress_msg).toBe(1);
+    const g = (await get<GraphData>(server, alice.token, `/v1/kb/${kbId}/knowledge_graph`)).data!;
+    expect(g.graph.nodes!.map((n) => n.id)).toContain('GRACE HOPPER');
+  });
+
   it('deletes the graph and its index records', async () => {
     expect(
       (await call(server, `/v1/kb/${kbId}/knowledge_graph`, { token: alice.token, method: 'DELETE' })).body,
