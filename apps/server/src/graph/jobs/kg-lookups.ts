@@ -13,7 +13,7 @@ import type { Database } from '../../db/types.js';
 import { parseJson } from '../../db/json.js';
 import { relationKey } from '../kb-graph.js';
 import { renderCommunityReport, type CommunityReport } from '../reports.js';
-import type { CommunityReportHit, EntityHit, KgLookups, NHopPath, RelationHit } from '../use-kg.js';
+import type { EntityHit, KgLookups, NHopPath, RelationHit } from '../use-kg.js';
 import { graphRecordId } from './index-write.js';
 
 export interface KgLookupInput {
