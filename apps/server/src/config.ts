@@ -23,6 +23,18 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(1024 * 1024 * 1024),
+  MAX_JSON_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  MAX_LARGE_JSON_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+  // Comma list of browser origins allowed to call the API with credentials ("" = same origin only).
+  CORS_ORIGINS: z.string().default(''),
   MAX_FILE_BYTES: z.coerce
     .number()
     .int()
@@ -74,7 +86,13 @@ export interface Config {
   secretKey: string;
   role: 'api' | 'worker' | 'all';
   logLevel: string;
+  /** Upload (multipart) request limit. */
   maxBodyBytes: number;
+  /** JSON body limit of ordinary routes, and of the routes that carry images or long texts. */
+  maxJsonBytes: number;
+  maxLargeJsonBytes: number;
+  /** Browser origins allowed cross-origin with credentials (CORS_ORIGINS; exact `scheme://host[:port]`). */
+  corsOrigins: string[];
   maxFileBytes: number;
   maxFilesPerBatch: number;
   maxDocsPerTenant: number;
@@ -181,6 +199,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: e.LECTERN_ROLE,
     logLevel: e.LOG_LEVEL,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    maxJsonBytes: e.MAX_JSON_BYTES,
+    maxLargeJsonBytes: e.MAX_LARGE_JSON_BYTES,
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter((o) => o.length > 0),
     maxFileBytes: e.MAX_FILE_BYTES,
     maxFilesPerBatch: e.MAX_FILES_PER_BATCH,
     maxDocsPerTenant: e.MAX_DOCS_PER_TENANT,

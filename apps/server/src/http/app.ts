@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { RetCode } from '@lectern/shared';
 import type { ServerContext } from '../modules/context.js';
 import { authHook } from './auth.js';
+import { installBodyLimits, TOO_LARGE_BODY } from './body-limits.js';
 import { installContractCheck } from './contract-check.js';
 import { rateLimitStoreOptions } from './rate-limit-store.js';
 import { installIdempotency } from './idempotency.js';
+import { installCors } from './cors.js';
+import { installSecurityHeaders } from './security-headers.js';
 import { ApiError } from './envelope.js';
 import { registerModules } from '../modules/index.js';
 
@@ -23,7 +25,7 @@ function isApiPath(url: string): boolean {
 export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
-    bodyLimit: ctx.config.maxBodyBytes,
+    bodyLimit: ctx.config.maxJsonBytes,
     routerOptions: { ignoreTrailingSlash: true },
     connectionTimeout: 600_000,
     requestTimeout: 600_000,
@@ -43,11 +45,8 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   // Clients that post without a content type still reach the handler with an empty body.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, {}));
 
-  await app.register(cors, {
-    origin: true,
-    credentials: true,
-    exposedHeaders: ['Authorization'],
-  });
+  await installCors(app, ctx.config.corsOrigins);
+  installSecurityHeaders(app);
   await app.register(rateLimit, {
     global: false,
     ...rateLimitStoreOptions(app, ctx.db, ctx.config.redisUrl),
@@ -61,7 +60,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     }
     const fe = error as FastifyError;
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413) {
-      return reply.status(413).send({ code: 400, message: 'Request body too large', data: null });
+      return reply.status(413).send(TOO_LARGE_BODY);
     }
     if (fe.statusCode === 429) {
       return reply.status(429).send({
@@ -83,6 +82,12 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     });
   });
 
+  // Before the auth hook: an oversized body is refused whoever sends it, before it is read.
+  installBodyLimits(app, {
+    jsonBytes: ctx.config.maxJsonBytes,
+    largeJsonBytes: ctx.config.maxLargeJsonBytes,
+    uploadBytes: ctx.config.maxBodyBytes,
+  });
   app.addHook('onRequest', authHook(ctx));
   installIdempotency(app);
   // Tests hold every answer against the contract; installed before any route so it sees them all.

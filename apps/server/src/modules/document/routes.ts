@@ -4,6 +4,7 @@ import { contract, RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
+import { sendUserContent } from '../../http/user-content.js';
 import { asObject, validate } from '../../http/validate.js';
 import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
 import { listQueryOf } from '../kb/paging.js';
@@ -121,7 +122,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const { doc, kb } = found;
     const bytes = doc.location ? await ctx.blobs.get(`${kb.id}/${doc.location}`) : Buffer.alloc(0);
     if (!bytes) throw errors.data('Document not found!');
-    return reply.type(contentTypeOf(doc.suffix)).send(bytes);
+    return sendUserContent(reply, bytes, { ext: doc.suffix, fileName: doc.name });
   });
 
   app.get<{ Params: { image_id: string } }>(
@@ -138,32 +139,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
         (/^thumbnail_[0-9a-f]{32}\.png$/.test(name) || /^[0-9a-f]{16}$/.test(name));
       const bytes = isImage ? await ctx.blobs.get(`${bucket}/${name}`) : null;
       if (!bytes) throw new ApiError(RetCode.DATA_ERROR, 'Image not found.');
-      return reply.type('image/JPEG').send(bytes);
+      return sendUserContent(reply, bytes, { ext: 'jpg', contentType: 'image/JPEG' });
     },
   );
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  pdf: 'application/pdf',
-  txt: 'text/plain; charset=utf-8',
-  md: 'text/markdown; charset=utf-8',
-  mdx: 'text/markdown; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  htm: 'text/html; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  json: 'application/json',
-  svg: 'image/svg+xml',
-  jpg: 'image/jpeg',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-};
-
-const IMAGE_EXT = new Set(['png', 'jpeg', 'gif', 'bmp', 'tif', 'tiff', 'webp', 'ico', 'avif']);
-
-/** Content type from the extension (API.md §1.1): images `image/<ext>`, else `application/<ext>`. */
-export function contentTypeOf(ext: string): string {
-  if (CONTENT_TYPES[ext]) return CONTENT_TYPES[ext];
-  if (IMAGE_EXT.has(ext)) return `image/${ext}`;
-  return `application/${ext || 'octet-stream'}`;
 }

@@ -103,7 +103,7 @@ describe('system routes and API keys', () => {
 describe('/v1 conventions', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ MAX_BODY_BYTES: '2048' });
+    server = await startTestServer({ MAX_JSON_BYTES: '2048', CORS_ORIGINS: 'http://example.org' });
   });
   afterAll(async () => server.close());
 
