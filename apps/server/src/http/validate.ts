@@ -31,10 +31,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     }
     return `\`${name}\` must be ${typeWords[issue.expected] ?? issue.expected}.`;
   }
-  if (issue.code === 'too_small' && issue.origin === 'number') {
+  if (issue.code === 'too_small' && (issue.origin === 'number' || issue.origin === 'int')) {
     return `\`${name}\` must be ${issue.inclusive ? 'at least' : 'greater than'} ${String(issue.minimum)}.`;
   }
-  if (issue.code === 'too_big' && issue.origin === 'number') {
+  if (issue.code === 'too_big' && (issue.origin === 'number' || issue.origin === 'int')) {
     return `\`${name}\` must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}.`;
   }
   // Custom refinements carry their own readable message.

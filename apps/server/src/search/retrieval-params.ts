@@ -5,6 +5,7 @@
  * envelope code the API layer answers with (API.md §1.5: 100 for unusable values, 102 "Please specify
  * dataset firstly." for no KB) and messages in the contract's style, e.g. "`top_k` must be greater than 0.".
  */
+import { parseCount } from '@lectern/shared';
 import { RETRIEVAL_DEFAULTS, type RetrievalCaller, type RetrievalDefaults } from './retrieval-defaults.js';
 
 export interface RetrieveParams {
@@ -74,10 +75,10 @@ function toNumber(name: string, value: unknown, fallback: number): number {
 }
 
 function toInteger(name: string, value: unknown, fallback: number): number {
-  const n = toNumber(name, value, fallback);
-  if (!Number.isInteger(n)) throw new RetrievalParamError(`\`${name}\` must be an integer.`);
-  if (n <= 0) throw new RetrievalParamError(`\`${name}\` must be greater than 0.`);
-  return n;
+  if (value !== undefined && value !== null && value !== '') toNumber(name, value, fallback);
+  const count = parseCount(name, value, fallback);
+  if (!count.ok) throw new RetrievalParamError(count.message);
+  return count.value;
 }
 
 function toFraction(name: string, value: unknown, fallback: number): number {

@@ -1,9 +1,28 @@
+import crypto from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobStore } from './blob-store.js';
+
+/**
+ * A key segment longer than this (UTF-8 bytes) is stored under a hashed file name: file systems
+ * refuse names over 255 bytes (ENAMETOOLONG), and keys carry user-chosen names. Shorter segments
+ * keep their name, so blobs written before this rule stay where they are (229 = 255 minus the
+ * temporary-file suffix the store used to append, so no longer name was ever written).
+ */
+const MAX_SEGMENT_BYTES = 229;
+
+function segmentName(part: string): string {
+  if (Buffer.byteLength(part, 'utf8') <= MAX_SEGMENT_BYTES) return part;
+  return `~${crypto.createHash('sha256').update(part).digest('hex')}`;
+}
+
+/** A temporary file beside `file`, with a short name of its own (never derived from the key). */
+function tmpBeside(file: string): string {
+  return path.join(path.dirname(file), `.tmp-${process.pid}-${crypto.randomBytes(8).toString('hex')}`);
+}
 
 /** Blobs as files under `<dataDir>/blobs`; keys are sanitised so they cannot escape the folder. */
 export class LocalBlobStore implements BlobStore {
@@ -15,6 +34,7 @@ export class LocalBlobStore implements BlobStore {
     const safe = key
       .split('/')
       .filter((part) => part.length > 0 && part !== '.' && part !== '..')
+      .map(segmentName)
       .join(path.sep);
     if (safe.length === 0) throw new Error(`Invalid blob key "${key}"`);
     return path.join(this.root, safe);
@@ -23,7 +43,7 @@ export class LocalBlobStore implements BlobStore {
   async put(key: string, data: Buffer): Promise<void> {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = tmpBeside(file);
     await fs.writeFile(tmp, data);
     await fs.rename(tmp, file);
   }
@@ -40,7 +60,7 @@ export class LocalBlobStore implements BlobStore {
   async putStream(key: string, body: Readable): Promise<void> {
     const file = this.pathOf(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    const tmp = tmpBeside(file);
     try {
       await pipeline(body, createWriteStream(tmp));
       await fs.rename(tmp, file);

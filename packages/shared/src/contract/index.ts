@@ -55,6 +55,7 @@ export * from './document.js';
 export * from './enums.js';
 export * from './graph.js';
 export * from './kb.js';
+export * from './paging.js';
 export * from './llm.js';
 export * from './route.js';
 export * from './system.js';

@@ -3,7 +3,7 @@
  * (API.md §7): the contract declares these fields' shapes (`contract/chunk.ts`, `routeChecked`) and
  * the route checks their values here, after validate().
  */
-import { RetCode } from '@lectern/shared';
+import { parseCount, RetCode } from '@lectern/shared';
 import { ApiError, errors } from '../../http/envelope.js';
 
 /**
@@ -42,14 +42,7 @@ export function availability(value: unknown): 0 | 1 {
 
 /** A positive integer paging field (numbers or numeric strings); absent → fallback. */
 export function positiveInt(name: string, value: unknown, fallback: number): number {
-  if (value === undefined || value === null || value === '') return fallback;
-  const n =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && value.trim() !== ''
-        ? Number(value)
-        : NaN;
-  if (!Number.isInteger(n)) throw errors.exception(`\`${name}\` must be an integer.`);
-  if (n <= 0) throw errors.exception(`\`${name}\` must be greater than 0.`);
-  return n;
+  const count = parseCount(name, value, fallback);
+  if (!count.ok) throw errors.exception(count.message);
+  return count.value;
 }

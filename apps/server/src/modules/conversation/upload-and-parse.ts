@@ -13,7 +13,7 @@ import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { accessScopeOf, ownKbs } from '../../policy/index.js';
-import { readTmp, readUploadForm } from '../document/intake.js';
+import { readTmp, readUploadForm, refuseUnusableFiles } from '../document/intake.js';
 import { removeDocuments } from '../document/remove.js';
 import { runDocs } from '../document/service.js';
 import { storeUploads } from '../document/upload.js';
@@ -65,7 +65,7 @@ async function uploadAndParse(
   const form = await readUploadForm(req, ctx);
   try {
     if (form.files.length === 0) throw errors.argument('No file part!');
-    if (form.files.some((f) => f.filename === '')) throw errors.argument('No file selected!');
+    refuseUnusableFiles(form.files);
     const conversationId = form.fields.conversation_id;
     if (!conversationId) throw errors.argument('required argument are missing: conversation_id; ');
     const { dialog, owner } = await resolve(conversationId);

@@ -13,7 +13,7 @@ import { isParseError } from '../../ingest/errors.js';
 import { WorkerJobError } from '../../util/worker-pool.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
 import { docTypeOf } from './file-kind.js';
-import { readTmp, readUploadForm, type UploadForm } from './intake.js';
+import { readTmp, readUploadForm, refuseUnusableFiles, type UploadForm } from './intake.js';
 import { presentDocument } from './presenter.js';
 import { BAD_FORMAT, storeUploads } from './upload.js';
 import { isOutboundError, outboundPolicyOf } from '../../net/index.js';
@@ -81,11 +81,7 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const kbId = form.fields.kb_id;
       if (!kbId) throw errors.argument('Lack of "KB ID"');
       if (form.files.length === 0) throw errors.argument('No file part!');
-      for (const f of form.files) {
-        if (f.filename === '') throw errors.argument('No file selected!');
-        if (utf8Bytes(f.filename) > FILE_NAME_LIMIT_BYTES)
-          throw errors.argument('File name must be 255 bytes or less.');
-      }
+      refuseUnusableFiles(form.files);
       const kb = await formKb(ctx, req, kbId);
       const stored = await storeUploads(
         ctx,
@@ -112,10 +108,14 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (!name || sanitizeFileName(name) === '')
       throw errors.argument('required argument are missing: name; ');
     if (!isHttpUrl(url)) throw errors.argument('The URL format is invalid');
+    const tooLong = (fileName: string) => utf8Bytes(fileName) > FILE_NAME_LIMIT_BYTES;
+    // The stored name is `<name>.<ext>`: refuse what cannot fit before fetching anything.
+    if (tooLong(`${sanitizeFileName(name)}.pdf`)) throw errors.argument('File name must be 255 bytes or less.');
     const kb = await formKb(ctx, req, kbId);
     const page = await fetchOrFail(ctx, url);
     const ext = extensionFor(page.contentType, page.fileName, page.url);
     if (docTypeOf(ext) === 'other') throw errors.exception('Download failure.');
+    if (tooLong(`${sanitizeFileName(name)}.${ext}`)) throw errors.argument('File name must be 255 bytes or less.');
     const stored = await storeUploads(
       ctx,
       authOf(req).user,

@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import { formatBytes, RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/envelope.js';
+import { FILE_NAME_LIMIT_BYTES } from '../kb/naming.js';
 
 export interface UploadedFile {
   filename: string;
@@ -80,14 +81,30 @@ export async function readUploadForm(
         `${current}: The file is larger than the upload limit (${formatBytes(ctx.config.maxFileBytes)}).`,
       );
     }
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new ApiError(RetCode.ARGUMENT_ERROR, 'Malformed upload.');
-    }
-    throw err;
+    if (err instanceof ApiError) throw err;
+    // File-system failures (disk full, permissions) are the server's; everything else here is the
+    // form itself: no or wrong boundary, a part cut short, too many parts (issue 11 item 6).
+    if ((err as { syscall?: string } | null)?.syscall !== undefined) throw err;
+    throw new ApiError(RetCode.ARGUMENT_ERROR, 'Malformed upload.');
   }
   return { fields, files, cleanup };
 }
 
 export async function readTmp(file: UploadedFile): Promise<Buffer> {
   return fs.promises.readFile(file.tmpPath);
+}
+
+/**
+ * The checks every upload route makes before storing anything (API.md §6 upload): a file part
+ * without a name, a name over 255 bytes, and an empty file (issue 11 item 9: refused here, with
+ * the file's name, instead of failing later in parsing) refuse the whole batch with 101.
+ */
+export function refuseUnusableFiles(files: readonly UploadedFile[]): void {
+  for (const f of files) {
+    if (f.filename === '') throw new ApiError(RetCode.ARGUMENT_ERROR, 'No file selected!');
+    if (Buffer.byteLength(f.filename, 'utf8') > FILE_NAME_LIMIT_BYTES)
+      throw new ApiError(RetCode.ARGUMENT_ERROR, 'File name must be 255 bytes or less.');
+    if (f.size === 0)
+      throw new ApiError(RetCode.ARGUMENT_ERROR, `${f.filename}: The file is empty (0 bytes).`);
+  }
 }

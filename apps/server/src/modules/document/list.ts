@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
-import { likePattern, pageOf, type ListQuery } from '../kb/paging.js';
+import { nameContains, pageOf, type ListQuery } from '../kb/paging.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
 import { DOCUMENT_TYPES, RUN_STATUSES, type BodyOf, type contract } from '@lectern/shared';
 
@@ -161,7 +161,7 @@ function metaMatches(meta: Record<string, unknown>, f: DocFilter): boolean {
 
 export async function listDocs(ctx: AppContext, kbId: string, q: ListQuery, f: DocFilter) {
   let base = ctx.db.kysely.selectFrom('document as d').where('d.kb_id', '=', kbId);
-  if (f.keywords) base = base.where(sql<boolean>`lower(d.name) like ${likePattern(f.keywords)} escape '\\'`);
+  if (f.keywords) base = base.where(nameContains('d.name', f.keywords));
   if (f.createFrom > 0) base = base.where('d.create_time', '>=', f.createFrom);
   if (f.createTo > 0) base = base.where('d.create_time', '<=', f.createTo);
   if (f.runStatus.length > 0) base = base.where('d.run', 'in', f.runStatus);

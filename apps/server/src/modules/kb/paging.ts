@@ -2,7 +2,8 @@
  * Query-string paging and ordering of API.md §1.7: `page`/`page_size` absent or 0 = all rows,
  * `orderby` (default create_time) among the columns a list allows, `desc` true unless "false".
  */
-import { RetCode } from '@lectern/shared';
+import { sql, type RawBuilder } from 'kysely';
+import { parseCount, RetCode } from '@lectern/shared';
 import { ApiError } from '../../http/envelope.js';
 
 export interface ListQuery {
@@ -14,11 +15,9 @@ export interface ListQuery {
 }
 
 function intParam(name: string, raw: unknown): number {
-  if (raw === undefined || raw === null || raw === '') return 0;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new ApiError(RetCode.EXCEPTION_ERROR, `\`${name}\` must be an integer.`);
-  return n;
+  const count = parseCount(name, raw, 0, 0);
+  if (!count.ok) throw new ApiError(RetCode.EXCEPTION_ERROR, count.message);
+  return count.value;
 }
 
 export function listQueryOf(q: Record<string, unknown>, allowedOrder: readonly string[]): ListQuery {
@@ -42,4 +41,17 @@ export function pageOf<T>(rows: T[], q: Pick<ListQuery, 'page' | 'pageSize'>): T
 /** LIKE pattern for a case-insensitive substring match, with the wildcards of the input escaped. */
 export function likePattern(keywords: string): string {
   return `%${keywords.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** No stored name is longer (file names: 255 bytes), so longer keywords cannot match one. */
+const LONGEST_NAME_BYTES = 1024;
+
+/**
+ * `lower(<column>) LIKE '%keywords%'`, or a plain false when the keywords are longer than any name
+ * can be: a 60 KB filter answers "nothing" instead of overflowing the database's pattern limit
+ * (SQLite refuses LIKE patterns over 50 000 bytes) — issue 11 item 6.
+ */
+export function nameContains(column: string, keywords: string): RawBuilder<boolean> {
+  if (Buffer.byteLength(keywords, 'utf8') > LONGEST_NAME_BYTES) return sql<boolean>`1 = 0`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${likePattern(keywords)} escape '\\'`;
 }

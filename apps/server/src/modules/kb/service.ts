@@ -14,7 +14,7 @@ import { removeDocuments } from '../document/remove.js';
 import { assertParserConfig } from './config-rules.js';
 import { removeKbFolder, renameKbFolder } from './kb-folder.js';
 import { KB_NAME_LIMIT_BYTES, uniqueName, utf8Bytes } from './naming.js';
-import { likePattern, type ListQuery } from './paging.js';
+import { nameContains, type ListQuery } from './paging.js';
 import type { KbListRow } from './presenter.js';
 import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
@@ -214,7 +214,7 @@ export async function listKbs(
   let base = ctx.db.kysely
     .selectFrom('knowledgebase as kb')
     .where(readableKbs(scope, { alias: 'kb', ownerIds: q.ownerIds }));
-  if (q.keywords) base = base.where(sql<boolean>`lower(kb.name) like ${likePattern(q.keywords)} escape '\\'`);
+  if (q.keywords) base = base.where(nameContains('kb.name', q.keywords));
   if (q.parserId) base = base.where('kb.parser_id', '=', q.parserId);
   const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   let rowsQ = base
