@@ -164,7 +164,11 @@ const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '
 function resolveSecretKey(dataDir: string, fromEnv: string | undefined): string {
   if (fromEnv && fromEnv.length > 0) return fromEnv;
   const file = path.join(dataDir, 'secret.key');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  if (fs.existsSync(file)) {
+    // Only the server's user may read it, whoever created it and however.
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+    return fs.readFileSync(file, 'utf8').trim();
+  }
   const key = crypto.randomBytes(32).toString('hex');
   fs.writeFileSync(file, key, { mode: 0o600 });
   return key;

@@ -11,6 +11,7 @@ import { installContractCheck } from './contract-check.js';
 import { rateLimitStoreOptions } from './rate-limit-store.js';
 import { installIdempotency } from './idempotency.js';
 import { installCors } from './cors.js';
+import { requestLogFields } from './log-redact.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { ApiError } from './envelope.js';
 import { registerModules } from '../modules/index.js';
@@ -24,7 +25,10 @@ function isApiPath(url: string): boolean {
 /** Builds the HTTP app: conventions of API.md §1 (envelope, codes, 401/404 bodies, limits, CORS). */
 export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: ctx.config.logLevel === 'silent' ? false : { level: ctx.config.logLevel },
+    logger:
+      ctx.config.logLevel === 'silent'
+        ? false
+        : { level: ctx.config.logLevel, serializers: { req: requestLogFields } },
     bodyLimit: ctx.config.maxJsonBytes,
     routerOptions: { ignoreTrailingSlash: true },
     connectionTimeout: 600_000,

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { UNAUTHORIZED_BODY } from '@lectern/shared';
+import { RetCode, UNAUTHORIZED_BODY } from '@lectern/shared';
 import type { AppContext } from '../context.js';
 import type { UserTable } from '../db/types.js';
 import { sha256 } from '../security/secrets.js';
@@ -63,6 +63,23 @@ export async function resolveCredential(ctx: AppContext, credential: string): Pr
   return user ? { user, via: 'session' } : null;
 }
 
+/**
+ * Account routes (API.md §1.4): an API key acts as its tenant on the data routes but may never
+ * change the account or mint credentials, so these need a session token and answer a key with
+ * 109 "No authorization." — password/profile, default models, API keys and beta tokens, model
+ * provider keys (issue 11 item 5).
+ */
+export const SESSION_ONLY_ROUTES: ReadonlySet<string> = new Set([
+  'POST /v1/user/setting',
+  'POST /v1/user/set_tenant_info',
+  'POST /v1/system/new_token',
+  'DELETE /v1/system/token/:token',
+  'POST /v1/api/new_token',
+  'POST /v1/api/rm',
+  'POST /v1/llm/set_api_key',
+  'POST /v1/llm/add_llm',
+]);
+
 /** onRequest hook: every route is login-required unless its config says `public: true`. */
 export function authHook(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
@@ -73,6 +90,8 @@ export function authHook(ctx: AppContext) {
     if (!credential) throw unauthorized();
     const auth = await resolveCredential(ctx, credential);
     if (!auth) throw unauthorized();
+    if (auth.via === 'apikey' && SESSION_ONLY_ROUTES.has(`${request.method} ${request.routeOptions.url}`))
+      throw new ApiError(RetCode.AUTHENTICATION_ERROR, 'No authorization.', false);
     request.auth = auth;
   };
 }

@@ -29,7 +29,9 @@ describe('long names (item 6)', () => {
     expect(Buffer.byteLength(name)).toBe(bytes);
     const [doc] = await uploadDocs(server, user.token, kbId, [{ name, data: `hello ${bytes}` }]);
     expect(doc.name).toBe(name);
-    const res = await fetch(`${server.url}/v1/document/get/${doc.id}`, { headers: { Authorization: user.token } });
+    const res = await fetch(`${server.url}/v1/document/get/${doc.id}`, {
+      headers: { Authorization: user.token },
+    });
     expect(await res.text()).toBe(`hello ${bytes}`);
     // A second upload of the same name gets a suffix past 255 bytes and is still stored.
     const [again] = await uploadDocs(server, user.token, kbId, [{ name, data: 'again' }]);
@@ -40,7 +42,10 @@ describe('long names (item 6)', () => {
     const long = nameOf(300);
     const up = await upload(server, user.token, { kb_id: kbId }, [{ name: long, data: 'x' }]);
     expect(up.body).toMatchObject({ code: 101, message: 'File name must be 255 bytes or less.' });
-    const create = await call(server, '/v1/document/create', { token: user.token, body: { kb_id: kbId, name: long } });
+    const create = await call(server, '/v1/document/create', {
+      token: user.token,
+      body: { kb_id: kbId, name: long },
+    });
     expect(create.body).toMatchObject({ code: 101, message: 'File name must be 255 bytes or less.' });
     const [doc] = await uploadDocs(server, user.token, kbId, [{ name: 'short.txt', data: 'x' }]);
     const rename = await call(server, '/v1/document/rename', {
@@ -73,7 +78,10 @@ describe('counts (item 6)', () => {
 
   it.each(bad)('refuses page/size/top_k = %s with a clean 100', async (value) => {
     const answers = [
-      await call(server, `/v1/document/list?kb_id=${kbId}&page=${value}&page_size=10`, { token: user.token, body: {} }),
+      await call(server, `/v1/document/list?kb_id=${kbId}&page=${value}&page_size=10`, {
+        token: user.token,
+        body: {},
+      }),
       await call(server, `/v1/kb/list?page=1&page_size=${value}`, { token: user.token, body: {} }),
       await call(server, '/v1/chunk/list', { token: user.token, body: { doc_id: 'x', page: value } }),
       await call(server, '/v1/chunk/retrieval_test', {
@@ -98,10 +106,16 @@ describe('big filters and broken forms (item 6)', () => {
   it('answers 60 KB keyword filters', async () => {
     const keywords = 'lorem ipsum '.repeat(5001);
     expect(keywords.length).toBeGreaterThan(60_000);
-    const filter = await call(server, '/v1/document/filter', { token: user.token, body: { kb_id: kbId, keywords } });
+    const filter = await call(server, '/v1/document/filter', {
+      token: user.token,
+      body: { kb_id: kbId, keywords },
+    });
     expect(filter.body.code).toBe(0);
     const [doc] = await uploadDocs(server, user.token, kbId, [{ name: 'kw.txt', data: 'lorem' }]);
-    const chunks = await call(server, '/v1/chunk/list', { token: user.token, body: { doc_id: doc.id, keywords } });
+    const chunks = await call(server, '/v1/chunk/list', {
+      token: user.token,
+      body: { doc_id: doc.id, keywords },
+    });
     expect([0, 100, 102]).toContain(chunks.body.code);
     expect(chunks.status).toBe(200);
     const retrieval = await call(server, '/v1/chunk/retrieval_test', {
@@ -135,13 +149,19 @@ describe('big filters and broken forms (item 6)', () => {
 
 describe('empty uploads (item 9)', () => {
   it('refuses a zero-byte file at upload time, naming it, and stores nothing', async () => {
-    const before = await call<{ total: number }>(server, `/v1/document/list?kb_id=${kbId}`, { token: user.token, body: {} });
+    const before = await call<{ total: number }>(server, `/v1/document/list?kb_id=${kbId}`, {
+      token: user.token,
+      body: {},
+    });
     const res = await upload(server, user.token, { kb_id: kbId }, [
       { name: 'fine.txt', data: 'text' },
       { name: 'empty.txt', data: '' },
     ]);
     expect(res.body).toMatchObject({ code: 101, message: 'empty.txt: The file is empty (0 bytes).' });
-    const after = await call<{ total: number }>(server, `/v1/document/list?kb_id=${kbId}`, { token: user.token, body: {} });
+    const after = await call<{ total: number }>(server, `/v1/document/list?kb_id=${kbId}`, {
+      token: user.token,
+      body: {},
+    });
     expect(after.body.data?.total).toBe(before.body.data?.total);
   });
 });

@@ -71,3 +71,13 @@ export function newBetaToken(): string {
 export function sha256(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
 }
+
+/**
+ * How a stored secret is shown (tavily key, provider keys): enough to recognise it, never enough to
+ * use it. A client that sends the mask back unchanged means "keep the stored value".
+ */
+export function maskSecret(value: string | null | undefined): string {
+  if (!value) return '';
+  if (value.length <= 12) return '****';
+  return `${value.slice(0, 4)}…${value.slice(-4)}`;
+}

@@ -1,7 +1,14 @@
 import { parseJson } from '../../db/json.js';
+import { maskSecret } from '../../security/secrets.js';
 import { rfc1123 } from '../../util/time.js';
 import { DEFAULT_PROMPT_CONFIG } from '@lectern/shared';
 import type { DialogRow } from './service.js';
+
+/** The web-search key is shown masked to everyone, its owner included (issue 11 item 5). */
+function maskedPromptConfig<T extends Record<string, unknown>>(config: T): T {
+  const key = config.tavily_api_key;
+  return typeof key === 'string' && key !== '' ? { ...config, tavily_api_key: maskSecret(key) } : config;
+}
 
 /** A dialog as the API shows it (API.md §8 / §18), JSON columns parsed, dates in RFC 1123. */
 export function presentDialog(row: DialogRow, kbs?: { kb_ids: string[]; kb_names: string[] }) {
@@ -18,7 +25,10 @@ export function presentDialog(row: DialogRow, kbs?: { kb_ids: string[]; kb_names
     llm_id: row.llm_id,
     llm_setting: parseJson<Record<string, unknown>>(row.llm_setting, {}),
     prompt_type: row.prompt_type,
-    prompt_config: { ...DEFAULT_PROMPT_CONFIG, ...parseJson<Record<string, unknown>>(row.prompt_config, {}) },
+    prompt_config: maskedPromptConfig({
+      ...DEFAULT_PROMPT_CONFIG,
+      ...parseJson<Record<string, unknown>>(row.prompt_config, {}),
+    }),
     meta_data_filter: parseJson<Record<string, unknown>>(row.meta_data_filter, {}),
     similarity_threshold: row.similarity_threshold,
     vector_similarity_weight: row.vector_similarity_weight,

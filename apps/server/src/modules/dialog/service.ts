@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { DialogTable } from '../../db/tables/chat.js';
 import type { DialogConfig, PromptConfig } from '../../chat/types.js';
 import { parseJson, toJson } from '../../db/json.js';
+import { maskSecret } from '../../security/secrets.js';
 import { errors } from '../../http/envelope.js';
 import {
   accessScopeOf,
@@ -158,11 +159,16 @@ export async function setDialog(ctx: AppContext, userId: string, body: DialogSet
   const stored = existing ? dialogConfigOf(existing) : undefined;
 
   const kbIds = body.kb_ids ?? stored?.kb_ids ?? [];
+  const incoming = stripNulls(body.prompt_config);
+  // The key is shown masked; sending the mask back keeps the stored key.
+  const storedKey = stored?.prompt_config?.tavily_api_key;
+  if (typeof storedKey === 'string' && storedKey !== '' && incoming.tavily_api_key === maskSecret(storedKey))
+    incoming.tavily_api_key = storedKey;
   const promptConfig = applyPromptRules(
     {
       ...DEFAULT_PROMPT_CONFIG,
       ...(stored?.prompt_config ?? {}),
-      ...stripNulls(body.prompt_config),
+      ...incoming,
     } as PromptConfig,
     kbIds,
     isUpdate,

@@ -110,12 +110,14 @@ export async function fileRoutes(app: FastifyInstance, ctx: AppContext): Promise
     if (!isHttpUrl(url)) throw errors.argument('The URL format is invalid');
     const tooLong = (fileName: string) => utf8Bytes(fileName) > FILE_NAME_LIMIT_BYTES;
     // The stored name is `<name>.<ext>`: refuse what cannot fit before fetching anything.
-    if (tooLong(`${sanitizeFileName(name)}.pdf`)) throw errors.argument('File name must be 255 bytes or less.');
+    if (tooLong(`${sanitizeFileName(name)}.pdf`))
+      throw errors.argument('File name must be 255 bytes or less.');
     const kb = await formKb(ctx, req, kbId);
     const page = await fetchOrFail(ctx, url);
     const ext = extensionFor(page.contentType, page.fileName, page.url);
     if (docTypeOf(ext) === 'other') throw errors.exception('Download failure.');
-    if (tooLong(`${sanitizeFileName(name)}.${ext}`)) throw errors.argument('File name must be 255 bytes or less.');
+    if (tooLong(`${sanitizeFileName(name)}.${ext}`))
+      throw errors.argument('File name must be 255 bytes or less.');
     const stored = await storeUploads(
       ctx,
       authOf(req).user,

@@ -28,8 +28,9 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
           max: ctx.config.loginRateLimit,
           timeWindow: 60_000,
           hook: 'preHandler',
+          // Keyed on the normalized e-mail: "A@x.org " and "a@x.org" are one account, one budget.
           keyGenerator: (req) =>
-            `${req.ip}:${String((req.body as { email?: unknown } | undefined)?.email ?? '')}`,
+            `${req.ip}:${users.normalizeEmail((req.body as { email?: unknown } | undefined)?.email)}`,
         },
       },
     },

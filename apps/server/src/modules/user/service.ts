@@ -137,12 +137,27 @@ export async function registerUser(
   return { user, accessToken: secret.accessToken, headerToken: secret.headerToken };
 }
 
+/** The one spelling of an e-mail the server keys on (lookup, rate limit): trimmed, lower case. */
+export function normalizeEmail(raw: unknown): string {
+  return typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+}
+
+/**
+ * An argon2 hash of a random password, made once: unknown accounts are checked against it so a
+ * login takes as long whether or not the account exists (issue 11 item 5).
+ */
+let dummyHash: Promise<string> | null = null;
+function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomHex(16));
+  return dummyHash;
+}
+
 export async function loginUser(
   ctx: AppContext,
   input: { email?: string; password?: string },
 ): Promise<Session> {
   if (!input.email || input.password === undefined) throw errors.auth('Unauthorized!');
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const db = ctx.db.kysely;
   const user = await db
     .selectFrom('user')
@@ -150,7 +165,10 @@ export async function loginUser(
     .where('email', '=', email)
     .where('status', '=', '1')
     .executeTakeFirst();
-  if (!user) throw errors.auth(`Email: ${input.email} is not registered!`);
+  if (!user) {
+    await verifyPassword(await dummyPasswordHash(), input.password);
+    throw errors.auth(`Email: ${input.email} is not registered!`);
+  }
   if (!(await verifyPassword(user.password, input.password))) {
     throw errors.auth('Email and password do not match!');
   }
@@ -191,6 +209,9 @@ export async function updateSetting(ctx: AppContext, user: UserTable, input: Set
     }
     assertPasswordLength(input.new_password);
     changes.password = await hashPassword(input.new_password);
+    // A new password ends every session (a thief's too): the stored secret rotates like on logout,
+    // and the client is asked to sign in again with the new password.
+    changes.access_token = `INVALID_${randomHex(16)}`;
   }
   if (input.nickname !== undefined) changes.nickname = input.nickname;
   if (input.language !== undefined) changes.language = input.language;
