@@ -51,15 +51,23 @@ export function marginLines(pages: PageLines[]): Set<Line> {
       set.add(p.page);
     }
   }
-  const need = Math.max(2, Math.ceil(pages.length * 0.3));
+  // Repeated *content* (same text, or the same text numbered) on most pages, not position alone.
+  const need = Math.max(2, Math.ceil(pages.length * 0.5));
   for (const p of pages) {
-    for (const l of p.lines) {
-      if (!inMargin(l, p)) continue;
-      if ((pagesOf.get(marginKey(l.text.trim()))?.size ?? 0) >= need) drop.add(l);
-    }
+    const repeated = p.lines.filter(
+      (l) => !drop.has(l) && inMargin(l, p) && (pagesOf.get(marginKey(l.text.trim()))?.size ?? 0) >= need,
+    );
+    // A running head or footer sits beside the page's own text: a page whose only text is the
+    // "repeated" line (one line per page at one spot) keeps it — it is the content (issue 11 item 8).
+    const keepsOtherText = p.lines.some(
+      (l) => !drop.has(l) && !repeated.includes(l) && HAS_TEXT_RE.test(l.text),
+    );
+    if (keepsOtherText) for (const l of repeated) drop.add(l);
   }
   return drop;
 }
+
+const HAS_TEXT_RE = /[\p{L}\p{N}]/u;
 
 /** The body text size: the size most characters are set in. */
 export function bodySize(pages: PageLines[]): number {
