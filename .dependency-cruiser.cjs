@@ -3,7 +3,7 @@
 // Server layers, top to bottom; a layer imports only from layers below it:
 //   entry    main.ts, root.ts (composition root), http/app.ts, cli/ (commands)
 //   routes   modules/<area>/ (+ the request helpers http/auth, validate, envelope, contract-check, idempotency)
-//   domain   chat, ingest, search, agents, graph, raptor, policy
+//   domain   chat, ingest, search, agents, agent-tools, graph, raptor, policy
 //   ports    queue, storage, models, chunk-index, net, sandbox, context.ts
 //   base     db, util, security, health, config.ts, errors.ts, version.ts
 // Web: a feature imports another feature only through its index.ts; components/, lib/ and api/
@@ -12,7 +12,7 @@ const S = '^apps/server/src/';
 const layer = {
   entry: `${S}(main|root)\\.ts$|${S}http/app\\.ts$|${S}cli/`,
   routes: `${S}modules/|${S}http/(auth|validate|envelope|contract-check|idempotency)\\.ts$`,
-  domain: `${S}(chat|ingest|search|agents|graph|raptor|policy)/`,
+  domain: `${S}(chat|ingest|search|agents|agent-tools|graph|raptor|policy)/`,
   ports: `${S}(queue|storage|models|chunk-index|net|sandbox)/|${S}context\\.ts$`,
   base: `${S}(db|util|security|health)/|${S}(config|errors|version)\\.ts$`,
 };

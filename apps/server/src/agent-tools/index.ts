@@ -1,0 +1,38 @@
+/**
+ * The tool components of AGENTS.md §10 (issue 15), implemented on the server and handed to the agent
+ * runtime as its ToolPort: each works as a canvas node and as an Agent tool. `createMcpPort` gives
+ * the runtime the tools of the tenant's MCP servers.
+ */
+import type { ToolComponent, ToolPort } from '@lectern/agent-core';
+import { outboundPolicyOf, type OutboundSettings } from '../net/index.js';
+import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
+import { codeExecTool } from './code-exec.js';
+import type { ToolDeps } from './context.js';
+
+export type { ToolDeps } from './context.js';
+
+export interface ToolPortContext {
+  config: OutboundSettings;
+  /** default: the process-wide sandbox */
+  sandbox?: Pick<Sandbox, 'runCode'>;
+  /** where `LECTERN_<TOOL>_BASE_URL` overrides are read; default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+type ToolFactory = (deps: ToolDeps) => ToolComponent;
+
+const FACTORIES: ToolFactory[] = [codeExecTool];
+
+export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
+  return new Map(FACTORIES.map((f) => f(deps)).map((t) => [t.componentName, t]));
+}
+
+export function createToolPort(ctx: ToolPortContext): ToolPort {
+  const box = ctx.sandbox;
+  const tools = toolsOf({
+    policy: outboundPolicyOf(ctx.config),
+    runCode: box ? (req) => box.runCode(req) : sharedRunCode,
+    env: ctx.env ?? process.env,
+  });
+  return { get: (name) => tools.get(name) };
+}
