@@ -7,6 +7,8 @@ import type { ToolComponent, ToolPort } from '@lectern/agent-core';
 import { outboundPolicyOf, type OutboundSettings } from '../net/index.js';
 import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
+import { crawlerTool } from './crawler.js';
+import { invokeTool } from './invoke.js';
 import type { ToolDeps } from './context.js';
 
 export type { ToolDeps } from './context.js';
@@ -21,7 +23,7 @@ export interface ToolPortContext {
 
 type ToolFactory = (deps: ToolDeps) => ToolComponent;
 
-const FACTORIES: ToolFactory[] = [codeExecTool];
+const FACTORIES: ToolFactory[] = [codeExecTool, invokeTool, crawlerTool];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
   return new Map(FACTORIES.map((f) => f(deps)).map((t) => [t.componentName, t]));
