@@ -10,6 +10,8 @@ import { codeExecTool } from './code-exec.js';
 import { crawlerTool } from './crawler.js';
 import { invokeTool } from './invoke.js';
 import type { ToolDeps } from './context.js';
+import { isDbType, testConnection } from './exesql/drivers.js';
+import { exeSqlTool } from './exesql/tool.js';
 
 export type { ToolDeps } from './context.js';
 
@@ -23,7 +25,7 @@ export interface ToolPortContext {
 
 type ToolFactory = (deps: ToolDeps) => ToolComponent;
 
-const FACTORIES: ToolFactory[] = [codeExecTool, invokeTool, crawlerTool];
+const FACTORIES: ToolFactory[] = [codeExecTool, invokeTool, crawlerTool, exeSqlTool];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
   return new Map(FACTORIES.map((f) => f(deps)).map((t) => [t.componentName, t]));
@@ -37,4 +39,32 @@ export function createToolPort(ctx: ToolPortContext): ToolPort {
     env: ctx.env ?? process.env,
   });
   return { get: (name) => tools.get(name) };
+}
+
+/**
+ * Opens and closes a connection to a database ExeSQL would query (`POST /v1/canvas/test_db_connect`):
+ * `ok`, `unsupported` for an unknown kind, or the driver's reason.
+ */
+export async function testDbConnection(
+  config: OutboundSettings,
+  target: {
+    dbType: string;
+    host: string;
+    port: number;
+    database: string;
+    username: string;
+    password: string;
+  },
+): Promise<'ok' | 'unsupported' | string> {
+  const { dbType, ...rest } = target;
+  if (!isDbType(dbType)) return 'unsupported';
+  try {
+    await testConnection(
+      { dbType, ...rest },
+      { policy: outboundPolicyOf(config), statementTimeoutMs: 10_000, connectTimeoutMs: 10_000 },
+    );
+    return 'ok';
+  } catch (err) {
+    return err instanceof Error && err.message ? err.message : String(err);
+  }
 }

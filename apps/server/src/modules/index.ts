@@ -8,6 +8,7 @@ import { knowledgeRoutes } from './kb/plugin.js';
 import { chunkRoutes } from './chunk/routes.js';
 import { canvasRoutes } from './canvas/routes.js';
 import { graphRoutes } from './graph/routes.js';
+import { canvasToolRoutes } from './canvas-tools/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -19,4 +20,5 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await chunkRoutes(app, ctx);
   await canvasRoutes(app, ctx);
   await graphRoutes(app, ctx);
+  await canvasToolRoutes(app, ctx);
 }

@@ -5,6 +5,7 @@
  */
 import { apiContract } from './api.js';
 import { canvasContract } from './canvas.js';
+import { canvasToolsContract } from './canvas-tools.js';
 import { chunkContract } from './chunk.js';
 import { conversationContract } from './conversation.js';
 import { dialogContract } from './dialog.js';
@@ -28,6 +29,7 @@ export const contract = {
   conversation: conversationContract,
   api: apiContract,
   canvas: canvasContract,
+  canvasTools: canvasToolsContract,
 } satisfies Record<string, RouteGroup>;
 
 /** Every entry, for checks that walk them all. */
@@ -47,6 +49,7 @@ export * from './answer.js';
 export * from './api.js';
 export * from './canvas.js';
 export * from './canvas-run.js';
+export * from './canvas-tools.js';
 export * from './chunk.js';
 export * from './common.js';
 export * from './conversation.js';
