@@ -13,6 +13,8 @@ export interface ToolDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Caps every tool's own request time limit (tests use a short one to check time-outs). */
   timeoutMs?: number;
+  /** Extra certificate authorities trusted for SMTP TLS (PEM; tests use a self-signed one). */
+  smtpCa?: string;
 }
 
 /** The base URL of a service: its `LECTERN_<NAME>_BASE_URL` override, else the real service. */

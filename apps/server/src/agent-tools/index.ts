@@ -8,6 +8,7 @@ import { outboundPolicyOf, type OutboundSettings } from '../net/index.js';
 import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
 import { crawlerTool } from './crawler.js';
+import { emailTool } from './email.js';
 import { invokeTool } from './invoke.js';
 import type { ToolDeps } from './context.js';
 import { isDbType, testConnection } from './exesql/drivers.js';
@@ -25,7 +26,7 @@ export interface ToolPortContext {
 
 type ToolFactory = (deps: ToolDeps) => ToolComponent;
 
-const FACTORIES: ToolFactory[] = [codeExecTool, invokeTool, crawlerTool, exeSqlTool];
+const FACTORIES: ToolFactory[] = [codeExecTool, invokeTool, crawlerTool, exeSqlTool, emailTool];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
   return new Map(FACTORIES.map((f) => f(deps)).map((t) => [t.componentName, t]));
