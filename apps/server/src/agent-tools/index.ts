@@ -9,6 +9,7 @@ import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
 import { crawlerTool } from './crawler.js';
 import { emailTool } from './email.js';
+import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
 import { invokeTool } from './invoke.js';
 import type { ToolDeps } from './context.js';
 import { isDbType, testConnection } from './exesql/drivers.js';
@@ -26,7 +27,15 @@ export interface ToolPortContext {
 
 type ToolFactory = (deps: ToolDeps) => ToolComponent;
 
-const FACTORIES: ToolFactory[] = [codeExecTool, invokeTool, crawlerTool, exeSqlTool, emailTool];
+const FACTORIES: ToolFactory[] = [
+  codeExecTool,
+  invokeTool,
+  crawlerTool,
+  exeSqlTool,
+  emailTool,
+  tavilySearchTool,
+  tavilyExtractTool,
+];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
   return new Map(FACTORIES.map((f) => f(deps)).map((t) => [t.componentName, t]));

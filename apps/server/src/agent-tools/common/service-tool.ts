@@ -50,7 +50,11 @@ export function serviceTool(spec: ServiceToolSpec, deps: ToolDeps): ToolComponen
       const args: Record<string, unknown> = { ...call.args };
       for (const [k, m] of Object.entries(spec.meta.parameters))
         if (args[k] === undefined || args[k] === null) args[k] = call.params[k] ?? m.default;
-      const query = (await call.render(text(args[spec.primary]))).trim();
+      const main = args[spec.primary];
+      // A list argument (TavilyExtract `urls`) is empty when it has no items.
+      const query = Array.isArray(main)
+        ? main.map(text).filter(Boolean).join(',')
+        : (await call.render(text(main))).trim();
       if (!query) {
         call.setOutput(spec.emptyOutput ?? 'formalized_content', '');
         return '';
