@@ -10,6 +10,7 @@ import { codeExecTool } from './code-exec.js';
 import { crawlerTool } from './crawler.js';
 import { emailTool } from './email.js';
 import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
+import { bingTool, githubTool, googleTool, searxngTool } from './search/web-search.js';
 import { invokeTool } from './invoke.js';
 import type { ToolDeps } from './context.js';
 import { isDbType, testConnection } from './exesql/drivers.js';
