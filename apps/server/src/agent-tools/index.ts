@@ -36,6 +36,10 @@ const FACTORIES: ToolFactory[] = [
   emailTool,
   tavilySearchTool,
   tavilyExtractTool,
+  googleTool,
+  githubTool,
+  searxngTool,
+  bingTool,
 ];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
