@@ -9,6 +9,7 @@ import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
 import { crawlerTool } from './crawler.js';
 import { emailTool } from './email.js';
+import { arxivTool, duckDuckGoTool, pubmedTool, wikipediaTool } from './search/knowledge.js';
 import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
 import { bingTool, githubTool, googleTool, searxngTool } from './search/web-search.js';
 import { invokeTool } from './invoke.js';
@@ -40,6 +41,10 @@ const FACTORIES: ToolFactory[] = [
   githubTool,
   searxngTool,
   bingTool,
+  wikipediaTool,
+  arxivTool,
+  pubmedTool,
+  duckDuckGoTool,
 ];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
