@@ -21,7 +21,8 @@ const tavilyError = (b: unknown) => text((b as { detail?: { error?: unknown } })
 
 async function post(c: ServiceCall, path: string, body: Record<string, unknown>): Promise<unknown> {
   const apiKey = text(c.params.api_key);
-  const answer = await callService(c.deps, `${baseUrl(c.deps, ENV, DEFAULT)}${path}`, {
+  const base = baseUrl(c.deps, ENV, c.deps.env.TAVILY_BASE_URL || DEFAULT);
+  const answer = await callService(c.deps, `${base}${path}`, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/json',
