@@ -9,6 +9,7 @@ import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
 import { crawlerTool } from './crawler.js';
 import { emailTool } from './email.js';
+import { deeplTool, tushareTool } from './search/data.js';
 import { arxivTool, duckDuckGoTool, pubmedTool, wikipediaTool } from './search/knowledge.js';
 import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
 import { bingTool, githubTool, googleTool, searxngTool } from './search/web-search.js';
@@ -45,6 +46,8 @@ const FACTORIES: ToolFactory[] = [
   arxivTool,
   pubmedTool,
   duckDuckGoTool,
+  deeplTool,
+  tushareTool,
 ];
 
 export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
