@@ -3,7 +3,7 @@
  * runtime as its ToolPort: each works as a canvas node and as an Agent tool. `createMcpPort` gives
  * the runtime the tools of the tenant's MCP servers.
  */
-import type { ToolComponent, ToolPort } from '@lectern/agent-core';
+import type { McpPort, ToolComponent, ToolPort } from '@lectern/agent-core';
 import { outboundPolicyOf, type OutboundSettings } from '../net/index.js';
 import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
@@ -14,11 +14,14 @@ import { arxivTool, duckDuckGoTool, pubmedTool, wikipediaTool } from './search/k
 import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
 import { bingTool, githubTool, googleTool, searxngTool } from './search/web-search.js';
 import { invokeTool } from './invoke.js';
+import { mcpPortOf, type McpServerLookup } from './mcp/port.js';
 import type { ToolDeps } from './context.js';
 import { isDbType, testConnection } from './exesql/drivers.js';
 import { exeSqlTool } from './exesql/tool.js';
 
 export type { ToolDeps } from './context.js';
+export type { McpServerConfig } from './mcp/client.js';
+export type { McpServerLookup } from './mcp/port.js';
 
 export interface ToolPortContext {
   config: OutboundSettings;
@@ -90,4 +93,12 @@ export async function testDbConnection(
   } catch (err) {
     return err instanceof Error && err.message ? err.message : String(err);
   }
+}
+
+/**
+ * The runtime's McpPort. `lookup` gives the MCP server record for an id, limited to what the run's
+ * tenant may use (until the mcp_server table and routes of API.md §16 exist, the caller supplies it).
+ */
+export function createMcpPort(ctx: { config: OutboundSettings }, lookup: McpServerLookup): McpPort {
+  return mcpPortOf(outboundPolicyOf(ctx.config), lookup);
 }

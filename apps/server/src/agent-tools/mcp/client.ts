@@ -1,0 +1,93 @@
+/**
+ * An MCP client session (AGENTS.md §11.2) with the official SDK over streamable HTTP or SSE. Header
+ * values get `${var}` / `$var` from the server's variables; every request goes through the outbound
+ * guard (the SDK is given the guarded fetch). Only text results are returned.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { guardedFetch, type OutboundPolicy } from '../../net/index.js';
+
+export interface McpServerConfig {
+  url: string;
+  serverType: 'sse' | 'streamable-http';
+  headers: Record<string, unknown>;
+  variables: Record<string, unknown>;
+}
+
+/** `${name}` and `$name` replaced from `vars`; unknown names are left as they are. */
+export function substitute(value: string, vars: Record<string, unknown>): string {
+  return value.replace(/\$\{(\w+)\}|\$(\w+)/g, (m, a: string | undefined, b: string | undefined) => {
+    const key = a ?? b ?? '';
+    return Object.hasOwn(vars, key) && typeof vars[key] !== 'object' ? String(vars[key]) : m;
+  });
+}
+
+/** Headers to send: placeholders filled, blank names and blank (or bare "Bearer") values dropped. */
+export function headersOf(
+  config: McpServerConfig,
+  extra: Record<string, unknown> = {},
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, raw] of Object.entries({ ...config.headers, ...extra })) {
+    const value = substitute(String(raw ?? ''), config.variables).trim();
+    if (!name.trim() || !value || /^bearer$/i.test(value)) continue;
+    out[name.trim()] = value;
+  }
+  return out;
+}
+
+export async function withMcpClient<T>(
+  config: McpServerConfig,
+  policy: OutboundPolicy,
+  options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, unknown> },
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
+  const url = new URL(config.url);
+  const init = { headers: headersOf(config, options.headers) };
+  const fetch = guardedFetch(policy, { timeoutMs: 0 });
+  const transport =
+    config.serverType === 'sse'
+      ? new SSEClientTransport(url, { requestInit: init, eventSourceInit: { fetch }, fetch })
+      : new StreamableHTTPClientTransport(url, { requestInit: init, fetch });
+  const client = new Client({ name: 'lectern', version: '1.0.0' });
+  try {
+    await client.connect(transport, { timeout: Math.min(options.timeoutMs, 5000), signal: options.signal });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw new Error(
+      `Connection failed (possibly due to auth error). Please check authentication settings first (${(err as Error).message})`,
+    );
+  }
+  try {
+    return await use(client);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** Calls one tool; its first content item's text is the result. */
+export async function callMcpTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<string> {
+  let result;
+  try {
+    result = await client.callTool({ name, arguments: args }, undefined, {
+      timeout: options.timeoutMs,
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (/timed out|timeout/i.test((err as Error).message))
+      throw new Error(`Timeout calling tool '${name}' (timeout=${options.timeoutMs / 1000}).`);
+    throw new Error(`Error calling tool '${name}': ${(err as Error).message}.`);
+  }
+  const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
+  if (result.isError) throw new Error(`MCP server error: ${JSON.stringify(content)}`);
+  const firstItem = content[0];
+  if (!firstItem) return '';
+  if (firstItem.type !== 'text') throw new Error(`Unsupported content type ${firstItem.type}`);
+  return firstItem.text ?? '';
+}
