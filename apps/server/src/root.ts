@@ -6,6 +6,7 @@
  */
 import type { Config } from './config.js';
 import { closeContext, type AppContext } from './context.js';
+import { createToolComponents } from './agent-tools/index.js';
 import { createAgentServices } from './agents/services.js';
 import { agentRunTaskHandler } from './agents/run-task.js';
 import { createChatServices } from './chat/bind.js';
@@ -93,8 +94,8 @@ async function createPorts(config: Config): Promise<AppContext> {
 /** Everything a server process needs: the ports and the domain services built on them. */
 export async function createRoot(config: Config): Promise<ServerContext> {
   const ctx = await createPorts(config);
-  // Tool components and the MCP client plug in here: createAgentServices(ctx, { tools, mcp }).
-  const agents = createAgentServices(ctx);
+  // The MCP client joins here ({ mcp }) once MCP servers are stored (API.md §16).
+  const agents = createAgentServices(ctx, { tools: createToolComponents(ctx) });
   ctx.onClose.push(() => agents.runs.cancelAll());
   return { ...ctx, chat: createChatServices(ctx), agents };
 }
@@ -112,7 +113,9 @@ export function taskHandlers(ctx: AppContext | ServerContext): TaskHandlers {
     mindmap: mindmapTaskHandler(ctx),
   };
   // Agent runs need the process's agent services (tools, MCP); a bare AppContext gets the defaults.
-  handlers.agent_run = agentRunTaskHandler(ctx, 'agents' in ctx ? ctx.agents : createAgentServices(ctx));
+  const agents =
+    'agents' in ctx ? ctx.agents : createAgentServices(ctx, { tools: createToolComponents(ctx) });
+  handlers.agent_run = agentRunTaskHandler(ctx, agents);
   return handlers;
 }
 

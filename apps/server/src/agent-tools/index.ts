@@ -57,6 +57,18 @@ export function toolsOf(deps: ToolDeps): Map<string, ToolComponent> {
   return new Map(FACTORIES.map((f) => f(deps)).map((t) => [t.componentName, t]));
 }
 
+/** Every tool component, for the agent services' registry (root.ts). */
+export function createToolComponents(ctx: ToolPortContext): ToolComponent[] {
+  const box = ctx.sandbox;
+  return [
+    ...toolsOf({
+      policy: outboundPolicyOf(ctx.config),
+      runCode: box ? (req) => box.runCode(req) : sharedRunCode,
+      env: ctx.env ?? process.env,
+    }).values(),
+  ];
+}
+
 export function createToolPort(ctx: ToolPortContext): ToolPort {
   const box = ctx.sandbox;
   const tools = toolsOf({
