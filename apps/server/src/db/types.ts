@@ -81,6 +81,8 @@ export interface FileTable extends TimeColumns {
   created_by: string;
   name: string;
   location: string;
+  /** The blob holding the content (documents created from it share it); null for folders. */
+  blob_key: string | null;
   size: number;
   type: string;
   source_type: string;

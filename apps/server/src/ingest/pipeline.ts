@@ -9,6 +9,7 @@
 import { xxh64 } from '@node-rs/xxhash';
 import type { AppContext } from '../context.js';
 import { parseJson } from '../db/json.js';
+import { documentBlobKey } from '../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../db/tables/knowledge.js';
 import { embedChunks } from './stages/embed.js';
 import { enrichChunks } from './stages/enrich.js';
@@ -135,8 +136,9 @@ export async function runParseTask(
 
   let result: ParseChunkResult = { chunks: [], tokens: [], notes: [] };
   let bytes: Buffer | null = null;
-  if (doc.type !== 'virtual' && doc.location) {
-    bytes = await ctx.blobs.get(`${kb.id}/${doc.location}`);
+  const blobKey = documentBlobKey(doc);
+  if (doc.type !== 'virtual' && blobKey) {
+    bytes = await ctx.blobs.get(blobKey);
     if (!bytes) throw new Error('The uploaded file is missing from storage; upload it again.');
     result = await ctx.parsePool.run<ParseChunkResult>(
       'parse-chunk',

@@ -95,6 +95,7 @@ export async function addDoc(db: Db, kbId: string, createdBy: string): Promise<D
     type: 'doc',
     suffix: 'txt',
     location: '',
+    blob_key: null,
     size: 0,
     thumbnail: null,
     parser_id: 'naive',

@@ -8,6 +8,7 @@ import * as m0006 from './0006_task_kind.js';
 import * as m0007 from './0007_rate_limit.js';
 import * as m0008 from './0008_canvas.js';
 import * as m0009 from './0009_kb_graph.js';
+import * as m0010 from './0007_file_blobs.js';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled server
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_rate_limit': m0007,
   '0008_canvas': m0008,
   '0009_kb_graph': m0009,
+  '0010_file_blobs': m0010,
 };

@@ -41,6 +41,8 @@ export interface DocumentTable extends TimeColumns {
   type: string;
   suffix: string;
   location: string;
+  /** The blob holding the content (shared with the file it was created from); null = none. */
+  blob_key: string | null;
   size: number;
   thumbnail: string | null;
   parser_id: string;

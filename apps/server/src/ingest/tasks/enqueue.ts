@@ -11,6 +11,7 @@ import { parseJson } from '../../db/json.js';
 import type { TaskTable } from '../../db/types.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { newId } from '../../util/ids.js';
+import { documentBlobKey } from '../../storage/blob-refs.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { logLine, WHOLE_DOCUMENT_END } from '../../queue/log.js';
 
@@ -93,7 +94,8 @@ async function probe(ctx: AppContext, doc: DocumentTable, kb: KnowledgebaseTable
   const needPages = doc.suffix === 'pdf';
   const needRows = doc.parser_id === 'table' && ['xlsx', 'csv', 'txt'].includes(doc.suffix);
   if (!needPages && !needRows) return {};
-  const bytes = await ctx.blobs.get(`${kb.id}/${doc.location}`);
+  const key = documentBlobKey(doc);
+  const bytes = key ? await ctx.blobs.get(key) : null;
   if (!bytes) return {};
   try {
     return await ctx.parsePool.run<{ pageCount?: number; rowCount?: number }>(

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { deleteDocChunksIn } from '../../chunk-index/transactional.js';
 import { removeDocsFromGraph } from '../../graph/jobs/remove-docs.js';
 import { removeDocLinks } from '../kb/kb-folder.js';
+import { documentBlobKey, releaseBlobs } from '../../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 
 export async function removeDocuments(
@@ -42,11 +43,15 @@ export async function removeDocuments(
         .execute();
     });
   }
+  // A blob goes only with its last user: the file it was linked from, or another document, may
+  // still read it.
+  await releaseBlobs(db, ctx.blobs, docs.map(documentBlobKey)).catch((err: unknown) => {
+    errors.push(`blobs: ${err instanceof Error ? err.message : String(err)}`);
+  });
   const index = ctx.chunkIndex;
   for (const doc of docs) {
     try {
       await index.deleteByDoc(doc.id);
-      if (doc.location) await ctx.blobs.delete(`${kb.id}/${doc.location}`);
       if (doc.thumbnail && !doc.thumbnail.startsWith('data:'))
         await ctx.blobs.delete(`${kb.id}/${doc.thumbnail}`);
       await ctx.blobs.deletePrefix(doc.id);

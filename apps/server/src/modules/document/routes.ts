@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { contract, RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
+import { documentBlobKey } from '../../storage/blob-refs.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { sendUserContent } from '../../http/user-content.js';
 import { asObject, validate } from '../../http/validate.js';
@@ -120,7 +121,8 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const found = await usableDoc(ctx, authOf(req).user, req.params.doc_id).catch(() => null);
     if (!found) throw errors.data('Document not found!');
     const { doc, kb } = found;
-    const bytes = doc.location ? await ctx.blobs.get(`${kb.id}/${doc.location}`) : Buffer.alloc(0);
+    const key = documentBlobKey(doc);
+    const bytes = key ? await ctx.blobs.get(key) : Buffer.alloc(0);
     if (!bytes) throw errors.data('Document not found!');
     return sendUserContent(reply, bytes, { ext: doc.suffix, fileName: doc.name });
   });

@@ -21,6 +21,7 @@ import { creationStamps, updateStamps } from '../../util/time.js';
 import { renameDocChunks } from '../../chunk-index/chunk-store.js';
 import { assertParserConfig } from '../kb/config-rules.js';
 import { addMirrorFile, renameDocLinks } from '../kb/kb-folder.js';
+import { isUniqueViolation } from '../../db/locks.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
 import { assertParserId } from '../kb/service.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
@@ -123,14 +124,20 @@ export async function renameDoc(
   const name = checkFileName(rawName);
   if (await nameTaken(ctx, kb.id, name, doc.id))
     throw errors.data('Duplicated document name in the same dataset.');
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('document')
-      .set({ name, ...updateStamps() })
-      .where('id', '=', doc.id)
-      .execute();
-    await renameDocLinks(trx, doc.id, name);
-  });
+  await ctx.db.kysely
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .updateTable('document')
+        .set({ name, ...updateStamps() })
+        .where('id', '=', doc.id)
+        .execute();
+      await renameDocLinks(trx, doc.id, name);
+    })
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw errors.data('Duplicated document name in the same dataset.');
+      throw err;
+    });
   await renameDocChunks(ctx.chunkIndex, kb.id, doc.id, name);
 }
 
@@ -255,6 +262,7 @@ export async function createVirtualDoc(
     type: 'virtual',
     suffix: extensionOf(name),
     location: '',
+    blob_key: null,
     size: 0,
     thumbnail: null,
     parser_id: kb.parser_id,
@@ -272,15 +280,22 @@ export async function createVirtualDoc(
     meta_fields: toJson({}),
     ...creationStamps(),
   };
-  await ctx.db.kysely.transaction().execute(async (trx) => {
-    await trx.insertInto('document').values(row).execute();
-    await trx
-      .updateTable('knowledgebase')
-      .set((eb) => ({ doc_num: eb('doc_num', '+', 1) }))
-      .where('id', '=', kb.id)
-      .execute();
-    await addMirrorFile(trx, kb.tenant_id, kb.name, row);
-  });
+  await ctx.db.kysely
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('document').values(row).execute();
+      await trx
+        .updateTable('knowledgebase')
+        .set((eb) => ({ doc_num: eb('doc_num', '+', 1) }))
+        .where('id', '=', kb.id)
+        .execute();
+      await addMirrorFile(trx, kb.tenant_id, kb.name, row);
+    })
+    .catch((err: unknown) => {
+      // Another request took the name between the check and the insert (unique index).
+      if (isUniqueViolation(err)) throw errors.data('Duplicated document name in the same dataset.');
+      throw err;
+    });
   return row;
 }
 

@@ -7,7 +7,9 @@
  */
 import type { AppContext } from '../../context.js';
 import { parseJson, toJson } from '../../db/json.js';
-import type { UserTable } from '../../db/types.js';
+import { sql, type Transaction } from 'kysely';
+import { lockRow } from '../../db/locks.js';
+import type { Database, UserTable } from '../../db/types.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps } from '../../util/time.js';
 import { addMirrorEntry, kbFolderOf } from '../kb/kb-folder.js';
@@ -71,7 +73,57 @@ async function tenantDocCount(ctx: AppContext, tenantId: string): Promise<number
   return Number(row?.n ?? 0);
 }
 
-/** Stores `files` one by one (in order), returning what was stored and why the others were not. */
+/**
+ * The first free name for `wanted` in the KB, read inside the transaction that inserts it. Only the
+ * names that can collide are read: those starting with the stem `uniqueName` counts from.
+ */
+async function freeNameIn(trx: Transaction<Database>, kbId: string, wanted: string): Promise<string> {
+  const ext = extensionOf(wanted) ? wanted.slice(wanted.lastIndexOf('.')) : '';
+  const stem = (ext ? wanted.slice(0, -ext.length) : wanted).replace(/\(\d+\)$/, '');
+  const pattern = `${stem.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await trx
+    .selectFrom('document')
+    .select('name')
+    .where('kb_id', '=', kbId)
+    .where(sql<boolean>`lower(name) like ${pattern} escape '\\'`)
+    .execute();
+  return uniqueName(
+    wanted,
+    rows.map((r) => r.name),
+    true,
+  );
+}
+
+/**
+ * Inserts `doc` under the first free name in its KB, with its mirror entry and the KB counter, in
+ * one transaction holding the KB row: parallel uploads of one name get `a.txt`, `a(1).txt`, …
+ * (the unique index on (kb_id, name) backs this up). Returns the stored row.
+ */
+async function insertUniquelyNamed(
+  ctx: AppContext,
+  kb: KnowledgebaseTable,
+  doc: DocumentTable,
+): Promise<DocumentTable> {
+  return ctx.db.kysely.transaction().execute(async (trx) => {
+    await lockRow(trx, ctx.db.dialect, 'knowledgebase', kb.id);
+    const stored = { ...doc, name: await freeNameIn(trx, kb.id, doc.name) };
+    await trx.insertInto('document').values(stored).execute();
+    await trx
+      .updateTable('knowledgebase')
+      .set((eb) => ({ doc_num: eb('doc_num', '+', 1) }))
+      .where('id', '=', kb.id)
+      .execute();
+    const folder = await kbFolderOf(trx, kb.tenant_id, kb.name);
+    await addMirrorEntry(trx, kb.tenant_id, folder.id, stored);
+    return stored;
+  });
+}
+
+/**
+ * Stores `files` one by one (in order), returning what was stored and why the others were not.
+ * Each file gets its own blob, keyed by the new document's id (never by its name, which another
+ * upload may be choosing at the same moment), written before its row and removed if the row fails.
+ */
 export async function storeUploads(
   ctx: AppContext,
   user: UserTable,
@@ -80,17 +132,9 @@ export async function storeUploads(
   sourceType = 'local',
 ): Promise<StoreResult> {
   const result: StoreResult = { docs: [], errors: [], badFormat: 0 };
-  const existing = await ctx.db.kysely
-    .selectFrom('document')
-    .select(['name', 'location'])
-    .where('kb_id', '=', kb.id)
-    .execute();
-  const names = existing.map((d) => d.name);
-  const locations = new Set(existing.map((d) => d.location));
   const cap = ctx.config.maxDocsPerTenant;
   let count = cap > 0 ? await tenantDocCount(ctx, kb.tenant_id) : 0;
   const kbConfig = parseJson<Record<string, unknown>>(kb.parser_config, {});
-  let folderId: string | null = null;
 
   for (const file of files) {
     const clean = sanitizeFileName(file.filename);
@@ -110,23 +154,21 @@ export async function storeUploads(
       result.badFormat += 1;
       continue;
     }
-    const name = uniqueName(clean, names, true);
-    names.push(name);
-    let location = name;
-    while (locations.has(location) || (await ctx.blobs.exists(`${kb.id}/${location}`))) location += '_';
-    locations.add(location);
-    await ctx.blobs.put(`${kb.id}/${location}`, bytes);
     const id = newId();
+    const location = ext ? `${id}.${ext}` : id;
+    const blobKey = `${kb.id}/${location}`;
+    await ctx.blobs.put(blobKey, bytes);
     const thumb = await thumbnailOf(ctx, type, ext, bytes);
     if (thumb) await ctx.blobs.put(`${kb.id}/thumbnail_${id}.png`, thumb);
     const doc: DocumentTable = {
       id,
       kb_id: kb.id,
       created_by: user.id,
-      name,
+      name: clean,
       type,
       suffix: ext,
       location,
+      blob_key: blobKey,
       size: bytes.length,
       thumbnail: thumb ? `thumbnail_${id}.png` : null,
       parser_id: parserFor(type, ext, kb.parser_id),
@@ -144,19 +186,16 @@ export async function storeUploads(
       meta_fields: toJson({}),
       ...creationStamps(),
     };
-    folderId ??= (await kbFolderOf(ctx.db.kysely, kb.tenant_id, kb.name)).id;
-    const folder = folderId;
-    await ctx.db.kysely.transaction().execute(async (trx) => {
-      await trx.insertInto('document').values(doc).execute();
-      await trx
-        .updateTable('knowledgebase')
-        .set((eb) => ({ doc_num: eb('doc_num', '+', 1) }))
-        .where('id', '=', kb.id)
-        .execute();
-      await addMirrorEntry(trx, kb.tenant_id, folder, doc);
-    });
+    let stored: DocumentTable;
+    try {
+      stored = await insertUniquelyNamed(ctx, kb, doc);
+    } catch (err) {
+      await ctx.blobs.delete(blobKey);
+      if (thumb) await ctx.blobs.delete(`${kb.id}/thumbnail_${id}.png`);
+      throw err;
+    }
     count += 1;
-    result.docs.push(doc);
+    result.docs.push(stored);
   }
   return result;
 }

@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, FileTable } from '../../db/types.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
+import { documentBlobKey } from '../../storage/blob-refs.js';
 
 export const KB_FOLDER_NAME = '.knowledgebase';
 export const KB_SOURCE_TYPE = 'knowledgebase';
@@ -27,6 +28,7 @@ function folderRow(
     created_by: tenantId,
     name,
     location: '',
+    blob_key: null,
     size: 0,
     type: 'folder',
     source_type: sourceType,
@@ -118,6 +120,8 @@ export interface MirroredDoc {
   id: string;
   name: string;
   location: string;
+  blob_key: string | null;
+  kb_id: string;
   size: number;
   type: string;
   created_by: string;
@@ -148,6 +152,7 @@ export async function addMirrorEntry(
     created_by: doc.created_by,
     name: doc.name,
     location: doc.location,
+    blob_key: documentBlobKey(doc),
     size: doc.size,
     type: doc.type,
     source_type: KB_SOURCE_TYPE,
