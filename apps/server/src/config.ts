@@ -75,9 +75,28 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag.optional(),
   LECTERN_CONTRACT_CHECK: flag.default(false),
+  /** Outgoing mail (team invitations); unset SMTP_HOST = no mail is sent. */
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_SECURE: flag.optional(),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  SMTP_FROM: z.string().default('Lectern <no-reply@localhost>'),
 });
 
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  /** TLS from the start (port 465); otherwise STARTTLS when the server offers it. */
+  secure: boolean;
+  user: string | undefined;
+  password: string | undefined;
+  from: string;
+}
+
 export interface Config {
+  /** Outgoing mail, or null when SMTP_HOST is not set. */
+  smtp: SmtpConfig | null;
   port: number;
   host: string;
   dataDir: string;
@@ -194,6 +213,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(e.LECTERN_DATA_DIR);
   fs.mkdirSync(dataDir, { recursive: true });
   return {
+    smtp: e.SMTP_HOST
+      ? {
+          host: e.SMTP_HOST,
+          port: e.SMTP_PORT,
+          secure: e.SMTP_SECURE ?? e.SMTP_PORT === 465,
+          user: e.SMTP_USER,
+          password: e.SMTP_PASSWORD,
+          from: e.SMTP_FROM,
+        }
+      : null,
     port: e.PORT,
     host: e.HOST,
     dataDir,

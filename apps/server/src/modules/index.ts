@@ -9,6 +9,8 @@ import { chunkRoutes } from './chunk/routes.js';
 import { canvasRoutes } from './canvas/routes.js';
 import { graphRoutes } from './graph/routes.js';
 import { canvasToolRoutes } from './canvas-tools/routes.js';
+import { fileManagerRoutes } from './file/routes.js';
+import { tenantRoutes } from './tenant/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -21,4 +23,6 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await canvasRoutes(app, ctx);
   await graphRoutes(app, ctx);
   await canvasToolRoutes(app, ctx);
+  await fileManagerRoutes(app, ctx);
+  await tenantRoutes(app, ctx);
 }

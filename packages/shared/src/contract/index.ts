@@ -11,10 +11,12 @@ import { conversationContract } from './conversation.js';
 import { dialogContract } from './dialog.js';
 import { documentContract } from './document.js';
 import { graphContract } from './graph.js';
+import { fileContract } from './file.js';
 import { kbContract } from './kb.js';
 import { llmContract } from './llm.js';
 import type { RouteContract, RouteGroup } from './route.js';
 import { systemContract } from './system.js';
+import { tenantContract } from './tenant.js';
 import { userContract } from './user.js';
 
 export const contract = {
@@ -30,6 +32,8 @@ export const contract = {
   api: apiContract,
   canvas: canvasContract,
   canvasTools: canvasToolsContract,
+  file: fileContract,
+  tenant: tenantContract,
 } satisfies Record<string, RouteGroup>;
 
 /** Every entry, for checks that walk them all. */
@@ -57,10 +61,12 @@ export * from './dialog.js';
 export * from './document.js';
 export * from './enums.js';
 export * from './graph.js';
+export * from './file.js';
 export * from './kb.js';
 export * from './paging.js';
 export * from './llm.js';
 export * from './route.js';
 export * from './system.js';
 export * from './tasks.js';
+export * from './tenant.js';
 export * from './user.js';

@@ -6,7 +6,7 @@
 import type { AppContext } from '../../context.js';
 import { deleteDocChunksIn } from '../../chunk-index/transactional.js';
 import { removeDocsFromGraph } from '../../graph/jobs/remove-docs.js';
-import { removeDocLinks } from '../kb/kb-folder.js';
+import { removeDocLinks } from '../file/kb-folder.js';
 import { documentBlobKey, releaseBlobs } from '../../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 

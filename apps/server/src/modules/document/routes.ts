@@ -120,7 +120,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.get<{ Params: { doc_id: string } }>('/v1/document/get/:doc_id', async (req, reply) => {
     const found = await usableDoc(ctx, authOf(req).user, req.params.doc_id).catch(() => null);
     if (!found) throw errors.data('Document not found!');
-    const { doc, kb } = found;
+    const { doc } = found;
     const key = documentBlobKey(doc);
     const bytes = key ? await ctx.blobs.get(key) : Buffer.alloc(0);
     if (!bytes) throw errors.data('Document not found!');

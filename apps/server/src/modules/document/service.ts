@@ -20,7 +20,7 @@ import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { renameDocChunks } from '../../chunk-index/chunk-store.js';
 import { assertParserConfig } from '../kb/config-rules.js';
-import { addMirrorFile, renameDocLinks } from '../kb/kb-folder.js';
+import { addMirrorFile, renameDocLinks } from '../file/kb-folder.js';
 import { isUniqueViolation } from '../../db/locks.js';
 import { extensionOf, FILE_NAME_LIMIT_BYTES, sanitizeFileName, utf8Bytes } from '../kb/naming.js';
 import { assertParserId } from '../kb/service.js';

@@ -12,7 +12,7 @@ import { lockRow } from '../../db/locks.js';
 import type { Database, UserTable } from '../../db/types.js';
 import { newId } from '../../util/ids.js';
 import { creationStamps } from '../../util/time.js';
-import { addMirrorEntry, kbFolderOf } from '../kb/kb-folder.js';
+import { addMirrorEntry, kbFolderOf } from '../file/kb-folder.js';
 import { extensionOf, sanitizeFileName, uniqueName } from '../kb/naming.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { contentMatches, docTypeOf, isAllowedUpload } from './file-kind.js';
@@ -77,7 +77,7 @@ async function tenantDocCount(ctx: AppContext, tenantId: string): Promise<number
  * The first free name for `wanted` in the KB, read inside the transaction that inserts it. Only the
  * names that can collide are read: those starting with the stem `uniqueName` counts from.
  */
-async function freeNameIn(trx: Transaction<Database>, kbId: string, wanted: string): Promise<string> {
+export async function freeNameIn(trx: Transaction<Database>, kbId: string, wanted: string): Promise<string> {
   const ext = extensionOf(wanted) ? wanted.slice(wanted.lastIndexOf('.')) : '';
   const stem = (ext ? wanted.slice(0, -ext.length) : wanted).replace(/\(\d+\)$/, '');
   const pattern = `${stem.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

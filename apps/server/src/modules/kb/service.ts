@@ -12,7 +12,7 @@ import { newId } from '../../util/ids.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { removeDocuments } from '../document/remove.js';
 import { assertParserConfig } from './config-rules.js';
-import { removeKbFolder, renameKbFolder } from './kb-folder.js';
+import { removeKbFolder, renameKbFolder } from '../file/kb-folder.js';
 import { KB_NAME_LIMIT_BYTES, uniqueName, utf8Bytes } from './naming.js';
 import { nameContains, type ListQuery } from './paging.js';
 import type { KbListRow } from './presenter.js';

@@ -203,3 +203,45 @@ export async function renameDocLinks(db: Q, docId: string, name: string): Promis
     )
     .execute();
 }
+
+/**
+ * Rebuilds the mirror when the root is listed (API.md §12.1): one folder per live KB of the tenant
+ * (folders of KBs that are gone are removed), and an entry for every document that is linked to no
+ * file yet (documents created from the user's own files stay linked to those files instead).
+ */
+export async function syncKnowledgebaseFolder(db: Kysely<Database>, tenantId: string): Promise<void> {
+  const parent = await knowledgebaseFolderOf(db, tenantId);
+  const kbs = await db
+    .selectFrom('knowledgebase')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', '1')
+    .execute();
+  const folders = await db
+    .selectFrom('file')
+    .selectAll()
+    .where('parent_id', '=', parent.id)
+    .where('type', '=', 'folder')
+    .execute();
+  const kbNames = new Set(kbs.map((k) => k.name));
+  for (const stale of folders.filter((f) => !kbNames.has(f.name))) {
+    await db.transaction().execute((trx) => removeKbFolder(trx, tenantId, stale.name));
+  }
+  const orphans = await db
+    .selectFrom('document as d')
+    .innerJoin('knowledgebase as kb', 'kb.id', 'd.kb_id')
+    .leftJoin('file2document as f2d', 'f2d.document_id', 'd.id')
+    .select(['d.id', 'd.name', 'd.location', 'd.blob_key', 'd.kb_id', 'd.size', 'd.type', 'd.created_by'])
+    .select('kb.name as kb_name')
+    .where('kb.tenant_id', '=', tenantId)
+    .where('kb.status', '=', '1')
+    .where('f2d.id', 'is', null)
+    .execute();
+  for (const kb of kbs) await kbFolderOf(db, tenantId, kb.name);
+  for (const doc of orphans) {
+    await db.transaction().execute(async (trx) => {
+      const folder = await kbFolderOf(trx, tenantId, doc.kb_name);
+      await addMirrorEntry(trx, tenantId, folder.id, doc);
+    });
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The file manager's routes (API.md §12): validate with the contract, ask the policy module through
+ * the service's loaders, answer through the presenter. Upload lives in a multipart scope with the
+ * upload limits (SPEC §9).
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { contract } from '@lectern/shared';
+import type { AppContext } from '../../context.js';
+import { authOf } from '../../http/auth.js';
+import { errors, ok } from '../../http/envelope.js';
+import { validate } from '../../http/validate.js';
+import { loadFile } from '../../policy/index.js';
+import { readUploadForm } from '../document/intake.js';
+import { listQueryOf } from '../kb/paging.js';
+import { extensionOf } from '../kb/naming.js';
+import { rootFolderOf } from './kb-folder.js';
+import { linkFiles } from './link.js';
+import { moveEntries } from './move.js';
+import { presentFile } from './presenter.js';
+import { removeEntries, unlinkFiles } from './remove.js';
+import { sendUserBytes } from './serve.js';
+import * as files from './service.js';
+import { uploadFiles } from './upload.js';
+
+const c = contract.file;
+
+export async function fileManagerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const callerOf = (req: Parameters<typeof authOf>[0]) => files.callerOf(ctx, authOf(req).user);
+
+  app.get('/v1/file/list', async (req) => {
+    const q = validate(c.list.query, req.query);
+    const list = listQueryOf(q, files.FILE_ORDER_COLUMNS);
+    const {
+      total,
+      files: rows,
+      parent,
+    } = await files.listFolder(ctx, await callerOf(req), q.parent_id, list);
+    return ok({ total, files: rows, parent_folder: presentFile(parent) });
+  });
+
+  app.post('/v1/file/create', async (req) => {
+    const body = validate(c.create.body, req.body);
+    return ok(presentFile(await files.createEntry(ctx, await callerOf(req), body)));
+  });
+
+  app.post('/v1/file/rm', async (req) => {
+    const body = validate(c.rm.body, req.body);
+    await removeEntries(ctx, await callerOf(req), body.file_ids);
+    return ok(true);
+  });
+
+  app.post('/v1/file/rename', async (req) => {
+    const body = validate(c.rename.body, req.body);
+    await files.renameEntry(ctx, await callerOf(req), body.file_id, body.name);
+    return ok(true);
+  });
+
+  app.post('/v1/file/mv', async (req) => {
+    const body = validate(c.mv.body, req.body);
+    await moveEntries(ctx, await callerOf(req), body.src_file_ids, body.dest_file_id);
+    return ok(true);
+  });
+
+  app.get<{ Params: { file_id: string } }>('/v1/file/get/:file_id', async (req, reply) => {
+    const caller = await callerOf(req);
+    const file = await loadFile(ctx.db.kysely, caller.scope, req.params.file_id, 'read', {
+      missing: () => errors.data('Document not found!'),
+    });
+    if (file.type === 'folder') throw errors.data('Document not found!');
+    const bytes = file.blob_key ? await ctx.blobs.get(file.blob_key) : Buffer.alloc(0);
+    if (!bytes) throw errors.data('Document not found!');
+    return sendUserBytes(reply, file.name, extensionOf(file.name), bytes);
+  });
+
+  app.get('/v1/file/all_parent_folder', async (req) => {
+    const { file_id } = validate(c.allParentFolder.query, req.query);
+    const chain = await files.parentChain(ctx, await callerOf(req), file_id);
+    return ok({ parent_folders: chain.map(presentFile) });
+  });
+
+  app.get('/v1/file/root_folder', async (req) => {
+    return ok({ root_folder: presentFile(await rootFolderOf(ctx.db.kysely, authOf(req).user.id)) });
+  });
+
+  app.get('/v1/file/parent_folder', async (req) => {
+    const { file_id } = validate(c.parentFolder.query, req.query);
+    return ok({ parent_folder: presentFile(await files.parentOf(ctx, await callerOf(req), file_id)) });
+  });
+
+  app.post('/v1/file2document/convert', async (req) => {
+    const body = validate(c.convert.body, req.body);
+    return ok(await linkFiles(ctx, await callerOf(req), body.file_ids, body.kb_ids));
+  });
+
+  app.post('/v1/file2document/rm', async (req) => {
+    const body = validate(c.unlink.body, req.body);
+    await unlinkFiles(ctx, await callerOf(req), body.file_ids);
+    return ok(true);
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      // Upload names may carry a relative path (`a/b/c.txt`), checked by uploadPathOf.
+      preservePath: true,
+      limits: {
+        fileSize: ctx.config.maxFileBytes,
+        files: ctx.config.maxFilesPerBatch,
+        fields: 50,
+        fieldSize: 1024 * 1024,
+        parts: ctx.config.maxFilesPerBatch + 50,
+      },
+    });
+    scope.post('/v1/file/upload', async (req) => {
+      if (!req.isMultipart()) throw errors.argument('No file part!');
+      const form = await readUploadForm(req, ctx);
+      try {
+        const stored = await uploadFiles(
+          ctx,
+          await callerOf(req),
+          form.fields.parent_id || undefined,
+          form.files,
+        );
+        return ok(stored.map(presentFile));
+      } finally {
+        await form.cleanup();
+      }
+    });
+  });
+}

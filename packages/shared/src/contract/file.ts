@@ -1,0 +1,151 @@
+/** `/v1/file`, `/v1/file2document` — the file manager (API.md §12). */
+import { z } from 'zod';
+import { done, epochMs, timeFields } from './common.js';
+import { listPaging } from './paging.js';
+import { route, routeChecked } from './route.js';
+
+/** `type` of a file-manager row (API.md §12.3). */
+export const FILE_TYPES = ['pdf', 'doc', 'visual', 'aural', 'virtual', 'folder', 'other'] as const;
+export const fileTypeSchema = z.enum(FILE_TYPES);
+
+/** A file-manager row as every §12 route shows it. */
+const fileRowFields = {
+  id: z.string(),
+  parent_id: z.string(),
+  tenant_id: z.string(),
+  created_by: z.string(),
+  name: z.string(),
+  location: z.string(),
+  size: z.number(),
+  type: fileTypeSchema,
+  /** `""` for the user's own entries, `"knowledgebase"` for the read-only `.knowledgebase` mirror. */
+  source_type: z.string(),
+  ...timeFields,
+};
+export const fileRowSchema = z.strictObject(fileRowFields);
+export type FileRow = z.infer<typeof fileRowSchema>;
+
+/** A knowledge base a file is linked to. */
+export const kbInfoSchema = z.strictObject({
+  kb_id: z.string(),
+  kb_name: z.string(),
+  document_id: z.string(),
+});
+
+/** A `file/list` entry: files add their KB links; folders their recursive size and child-folder flag. */
+export const fileListItemSchema = z.strictObject({
+  ...fileRowFields,
+  kbs_info: z.array(kbInfoSchema),
+  has_child_folder: z.boolean().optional(),
+});
+export type FileListItem = z.infer<typeof fileListItemSchema>;
+
+export const fileListSchema = z.strictObject({
+  total: z.number(),
+  files: z.array(fileListItemSchema),
+  parent_folder: fileRowSchema,
+});
+
+/** A `file2document` link created by `convert`. */
+export const fileLinkSchema = z.strictObject({
+  id: z.string(),
+  file_id: z.string(),
+  document_id: z.string(),
+  kb_id: z.string(),
+  create_time: epochMs,
+  update_time: epochMs,
+});
+
+/** Ids lists whose emptiness and item types the route checks with API.md's messages. */
+const idList = routeChecked<string[]>({ required: true });
+
+export const fileContract = {
+  list: route({
+    method: 'GET',
+    path: '/v1/file/list',
+    auth: 'login',
+    query: z.object({ parent_id: z.string().optional(), ...listPaging }),
+    data: fileListSchema,
+  }),
+  upload: route({
+    method: 'POST',
+    path: '/v1/file/upload',
+    auth: 'login',
+    /** A file's name may carry a relative path (`a/b/c.txt`): the folders are created under the parent. */
+    form: { fields: z.object({ parent_id: z.string().optional() }), file: 'file' },
+    data: z.array(fileRowSchema),
+  }),
+  create: route({
+    method: 'POST',
+    path: '/v1/file/create',
+    auth: 'login',
+    body: z.object({
+      name: routeChecked<string>({ required: true }),
+      parent_id: z.string().optional(),
+      type: z.string().optional(),
+    }),
+    data: fileRowSchema,
+  }),
+  rm: route({
+    method: 'POST',
+    path: '/v1/file/rm',
+    auth: 'login',
+    body: z.object({ file_ids: idList }),
+    data: done,
+  }),
+  rename: route({
+    method: 'POST',
+    path: '/v1/file/rename',
+    auth: 'login',
+    body: z.object({ file_id: z.string(), name: routeChecked<string>({ required: true }) }),
+    data: done,
+  }),
+  get: route({
+    method: 'GET',
+    path: '/v1/file/get/:file_id',
+    auth: 'login',
+    kind: 'binary',
+    contentType: 'from the file extension; active types (HTML, SVG, XML, JS) as attachments',
+  }),
+  mv: route({
+    method: 'POST',
+    path: '/v1/file/mv',
+    auth: 'login',
+    body: z.object({ src_file_ids: idList, dest_file_id: z.string() }),
+    data: done,
+  }),
+  allParentFolder: route({
+    method: 'GET',
+    path: '/v1/file/all_parent_folder',
+    auth: 'login',
+    query: z.object({ file_id: z.string() }),
+    data: z.strictObject({ parent_folders: z.array(fileRowSchema) }),
+  }),
+  rootFolder: route({
+    method: 'GET',
+    path: '/v1/file/root_folder',
+    auth: 'login',
+    data: z.strictObject({ root_folder: fileRowSchema }),
+  }),
+  parentFolder: route({
+    method: 'GET',
+    path: '/v1/file/parent_folder',
+    auth: 'login',
+    query: z.object({ file_id: z.string() }),
+    data: z.strictObject({ parent_folder: fileRowSchema }),
+  }),
+  convert: route({
+    method: 'POST',
+    path: '/v1/file2document/convert',
+    auth: 'login',
+    body: z.object({ file_ids: idList, kb_ids: idList }),
+    data: z.array(fileLinkSchema),
+  }),
+  unlink: route({
+    method: 'POST',
+    path: '/v1/file2document/rm',
+    auth: 'login',
+    body: z.object({ file_ids: routeChecked<string[]>() }),
+    data: done,
+  }),
+};
