@@ -17,31 +17,32 @@ export function documentBlobKey(doc: {
   return doc.location ? `${doc.kb_id}/${doc.location}` : null;
 }
 
-/** How many documents and files still name `key`. */
-export async function blobUsers(db: Kysely<Database>, key: string): Promise<number> {
-  const docs = await db
-    .selectFrom('document')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('blob_key', '=', key)
-    .executeTakeFirst();
-  const files = await db
-    .selectFrom('file')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('blob_key', '=', key)
-    .executeTakeFirst();
-  return Number(docs?.n ?? 0) + Number(files?.n ?? 0);
+/** The keys among `keys` that some document or file still names (batched lookups). */
+async function keysInUse(db: Kysely<Database>, keys: string[]): Promise<Set<string>> {
+  const used = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const batch = keys.slice(i, i + 500);
+    const docs = await db.selectFrom('document').select('blob_key').where('blob_key', 'in', batch).execute();
+    const files = await db.selectFrom('file').select('blob_key').where('blob_key', 'in', batch).execute();
+    for (const r of [...docs, ...files]) if (r.blob_key) used.add(r.blob_key);
+  }
+  return used;
 }
 
 /**
  * Deletes the blobs among `keys` that no row names any more. Call after the rows that named them
- * were deleted (committed), so a blob still in use is never removed.
+ * were deleted (committed), so a blob still in use is never removed. Deletions run a few at a time.
  */
 export async function releaseBlobs(
   db: Kysely<Database>,
   blobs: BlobStore,
   keys: Iterable<string | null | undefined>,
 ): Promise<void> {
-  for (const key of new Set([...keys].filter((k): k is string => !!k))) {
-    if ((await blobUsers(db, key)) === 0) await blobs.delete(key);
+  const unique = [...new Set([...keys].filter((k): k is string => !!k))];
+  const used = await keysInUse(db, unique);
+  const unused = unique.filter((k) => !used.has(k));
+  const PARALLEL = 16;
+  for (let i = 0; i < unused.length; i += PARALLEL) {
+    await Promise.all(unused.slice(i, i + PARALLEL).map((k) => blobs.delete(k)));
   }
 }

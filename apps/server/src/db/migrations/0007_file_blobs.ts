@@ -22,7 +22,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     where source_type <> 'knowledgebase' and type <> 'folder' and location <> ''`.execute(db);
   await db.schema.createIndex('document_blob_idx').on('document').column('blob_key').execute();
   await db.schema.createIndex('file_blob_idx').on('file').column('blob_key').execute();
-  await db.schema.createIndex('file_parent_name_idx').on('file').columns(['parent_id', 'name']).execute();
+  await db.schema
+    .createIndex('file_parent_name_idx')
+    .on('file')
+    .columns(['parent_id', 'name', 'id'])
+    .execute();
+  // A folder's page by date or name from the index alone (covering: the page's ids are read
+  // without touching the rows it skips; file/list then fetches the page's rows by id).
+  await db.schema
+    .createIndex('file_parent_time_idx')
+    .on('file')
+    .columns(['parent_id', 'create_time', 'id'])
+    .execute();
 
   await renameDuplicateDocuments(db);
   await db.schema
@@ -53,6 +64,7 @@ async function renameDuplicateDocuments(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('document_kb_name_uq').ifExists().execute();
+  await db.schema.dropIndex('file_parent_time_idx').ifExists().execute();
   await db.schema.dropIndex('file_parent_name_idx').ifExists().execute();
   await db.schema.dropIndex('file_blob_idx').ifExists().execute();
   await db.schema.dropIndex('document_blob_idx').ifExists().execute();
