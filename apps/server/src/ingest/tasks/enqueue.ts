@@ -90,7 +90,7 @@ export function taskDigest(doc: DocumentTable, kb: KnowledgebaseTable, range: Ra
 }
 
 /** Page count (PDF) or data-row count (table method) from a parse worker; undefined when unreadable. */
-async function probe(ctx: AppContext, doc: DocumentTable, kb: KnowledgebaseTable) {
+async function probe(ctx: AppContext, doc: DocumentTable) {
   const needPages = doc.suffix === 'pdf';
   const needRows = doc.parser_id === 'table' && ['xlsx', 'csv', 'txt'].includes(doc.suffix);
   if (!needPages && !needRows) return {};
@@ -127,7 +127,7 @@ export async function queueDocument(
   opts: QueueOptions,
 ): Promise<void> {
   const config = parseJson<Record<string, unknown>>(doc.parser_config, {});
-  const counts = await probe(ctx, doc, kb);
+  const counts = await probe(ctx, doc);
   const ranges = splitRanges({ suffix: doc.suffix, parserId: doc.parser_id, config, ...counts });
   const now = Date.now();
   const old = await ctx.db.kysely

@@ -1,0 +1,60 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { contract } from '@lectern/shared';
+import { unwrap } from './request';
+import { callRoute } from './route-call';
+
+/** Hooks of the team area (API.md §3). A team's id is its owner's user id. */
+
+export const tenantKeys = {
+  all: ['tenant'] as const,
+  members: (tenantId: string) => ['tenant', 'members', tenantId] as const,
+  joined: ['tenant', 'joined'] as const,
+};
+
+export function useTeamMembers(tenantId: string | undefined) {
+  return useQuery({
+    queryKey: tenantKeys.members(tenantId ?? ''),
+    enabled: !!tenantId,
+    queryFn: async () =>
+      unwrap(await callRoute(contract.tenant.members, { params: { tenant_id: tenantId ?? '' } })),
+  });
+}
+
+export function useJoinedTeams() {
+  return useQuery({
+    queryKey: tenantKeys.joined,
+    queryFn: async () => unwrap(await callRoute(contract.tenant.list, {})),
+  });
+}
+
+/** Any team change: memberships, and what is shared with the caller (KB lists), are re-read. */
+function useTeamMutation<A>(run: (arg: A) => ReturnType<typeof callRoute>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (result) => {
+      if (result.code !== 0) return;
+      void client.invalidateQueries({ queryKey: tenantKeys.all });
+      void client.invalidateQueries({ queryKey: ['kb'] });
+    },
+  });
+}
+
+export function useInvite(tenantId: string) {
+  return useTeamMutation((email: string) =>
+    callRoute(contract.tenant.invite, { params: { tenant_id: tenantId }, body: { email } }),
+  );
+}
+
+/** The owner removes a member, or the caller leaves a team / refuses an invitation (own user id). */
+export function useRemoveMember() {
+  return useTeamMutation((arg: { tenantId: string; userId: string }) =>
+    callRoute(contract.tenant.remove, { params: { tenant_id: arg.tenantId, user_id: arg.userId } }),
+  );
+}
+
+export function useAgree() {
+  return useTeamMutation((tenantId: string) =>
+    callRoute(contract.tenant.agree, { params: { tenant_id: tenantId } }),
+  );
+}
