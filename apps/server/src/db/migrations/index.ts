@@ -8,8 +8,7 @@ import * as m0006 from './0006_task_kind.js';
 import * as m0007 from './0007_rate_limit.js';
 import * as m0008 from './0008_canvas.js';
 import * as m0009 from './0009_kb_graph.js';
-import * as m0010 from './0007_file_blobs.js';
-import * as m0009 from './0009_file_blobs.js';
+import * as m0010 from './0010_file_blobs.js';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled server

@@ -19,7 +19,7 @@ import { linkFiles } from './link.js';
 import { moveEntries } from './move.js';
 import { presentFile } from './presenter.js';
 import { removeEntries, unlinkFiles } from './remove.js';
-import { sendUserBytes } from './serve.js';
+import { sendUserContent } from '../../http/user-content.js';
 import * as files from './service.js';
 import { uploadFiles } from './upload.js';
 
@@ -70,7 +70,7 @@ export async function fileManagerRoutes(app: FastifyInstance, ctx: AppContext): 
     if (file.type === 'folder') throw errors.data('Document not found!');
     const bytes = file.blob_key ? await ctx.blobs.get(file.blob_key) : Buffer.alloc(0);
     if (!bytes) throw errors.data('Document not found!');
-    return sendUserBytes(reply, file.name, extensionOf(file.name), bytes);
+    return sendUserContent(reply, bytes, { ext: extensionOf(file.name), fileName: file.name });
   });
 
   app.get('/v1/file/all_parent_folder', async (req) => {
