@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { contract, type BodyInput, type CanvasDsl } from '@lectern/shared';
+import { contract, type BodyInput, type CanvasDsl, type DataOf } from '@lectern/shared';
 import { unwrap } from './request';
 import { callRoute, streamRoute } from './route-call';
 import type { StreamOutcome } from './sse';
@@ -76,7 +76,8 @@ export function useRemoveCanvases() {
 export function useCanvasSetting() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: BodyInput<typeof contract.canvas.setting>) => callRoute(contract.canvas.setting, { body }),
+    mutationFn: (body: BodyInput<typeof contract.canvas.setting>) =>
+      callRoute(contract.canvas.setting, { body }),
     onSuccess: (result) => {
       if (result.code === 0) void client.invalidateQueries({ queryKey: canvasKeys.all });
     },
@@ -86,7 +87,8 @@ export function useCanvasSetting() {
 export function useCanvasVersions(id: string, enabled: boolean) {
   return useQuery({
     queryKey: canvasKeys.versions(id),
-    queryFn: async () => unwrap(await callRoute(contract.canvas.getlistversion, { params: { canvas_id: id } })),
+    queryFn: async () =>
+      unwrap(await callRoute(contract.canvas.getlistversion, { params: { canvas_id: id } })),
     enabled,
   });
 }
@@ -136,3 +138,10 @@ export function streamCompletion(
 }
 
 export type { CanvasDsl };
+
+export type CanvasDetail = DataOf<typeof contract.canvas.get>;
+
+/** The canvas as saved (after a run, to pick up the history the server wrote). */
+export function fetchCanvas(id: string) {
+  return callRoute(contract.canvas.get, { params: { canvas_id: id } });
+}

@@ -20,6 +20,8 @@ const ChunkListPage = lazy(() => import('../features/chunks'));
 const NotFoundPage = lazy(() => import('../features/placeholder/NotFoundPage'));
 const ChatPage = lazy(() => import('../features/chat/ChatPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
+const AgentListPage = lazy(() => import('../features/agent/AgentListPage'));
+const AgentEditorPage = lazy(() => import('../features/agent/AgentEditorPage'));
 const SharedChatPage = lazy(() => import('../features/share/SharedChatPage'));
 
 function Loading() {
@@ -61,7 +63,8 @@ export const router = createBrowserRouter([
       { path: 'knowledge/:kbId/dataset/:docId/chunks', element: page(<ChunkListPage />) },
       { path: 'chat', element: page(<ChatPage />) },
       { path: 'file', element: page(<AreaPlaceholder area="file" />) },
-      { path: 'agent', element: page(<AreaPlaceholder area="agent" />) },
+      { path: 'agent', element: page(<AgentListPage />) },
+      { path: 'agent/:canvasId', element: page(<AgentEditorPage />) },
       { path: 'search', element: page(<SearchPage />) },
       {
         path: 'user-setting',

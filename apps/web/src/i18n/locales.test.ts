@@ -46,8 +46,25 @@ const en = locales.en;
  * languages borrow unchanged. Anything else equal to English is an untranslated string.
  */
 const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
-  '*': ['common.appName', 'chat.selfRag', 'chat.topN', 'chat.topK', 'chat.topP'],
-  de: ['nav.chat', 'settings.team', 'models.types.chat'],
+  '*': [
+    'common.appName',
+    'chat.selfRag',
+    'chat.topN',
+    'chat.topK',
+    'chat.topP',
+    'agent.operators.LLM',
+    'agent.form.topN',
+  ],
+  de: [
+    'nav.chat',
+    'settings.team',
+    'models.types.chat',
+    'agent.operators.Agent',
+    'agent.form.name',
+    'agent.form.optional',
+    'agent.settings.name',
+    'agent.settings.team',
+  ],
 };
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();

@@ -48,3 +48,29 @@ export function edgeId(
 ) {
   return `xy-edge__${source}${sourceHandle ?? ''}-${target}${targetHandle ?? ''}`;
 }
+
+/**
+ * The out-handles a node offers, or null for "any": Switch has `Case n` and the else branch,
+ * Categorize one per category. Edges from a handle that is gone (a removed case) are dropped.
+ */
+export function sourceHandlesOf(node: AgentNode): string[] | null {
+  const form = node.data.form ?? {};
+  if (node.data.label === 'Switch') {
+    const n = Array.isArray(form.conditions) ? form.conditions.length : 0;
+    return [...Array.from({ length: n }, (_x, i) => `Case ${i + 1}`), HANDLE.switchElse];
+  }
+  if (node.data.label === 'Categorize' && Array.isArray(form.items)) {
+    return (form.items as { uuid?: unknown; name?: unknown }[]).map((i) => String(i.uuid ?? i.name ?? ''));
+  }
+  return null;
+}
+
+export function pruneDanglingEdges(nodes: AgentNode[], edges: AgentEdge[]): AgentEdge[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  return edges.filter((e) => {
+    const source = byId.get(e.source);
+    if (!source || !byId.has(e.target)) return false;
+    const handles = sourceHandlesOf(source);
+    return handles === null || handles.includes(e.sourceHandle ?? HANDLE.source);
+  });
+}

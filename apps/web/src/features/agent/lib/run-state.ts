@@ -1,3 +1,5 @@
+import type { JsonValue } from '@lectern/shared';
+
 /**
  * What the run panel and the canvas show of a run, folded from its SSE events (API.md §13.2): the
  * status and elapsed time of each node, the streamed answer with its references, a UserFillUp form,
@@ -41,7 +43,7 @@ export interface ChatTurn {
 export interface UserInputsRequest {
   inputs: Record<
     string,
-    { name?: string; type?: string; optional?: boolean; options?: string[]; value?: unknown }
+    { name?: string; type?: string; optional?: boolean; options?: JsonValue[]; value?: JsonValue }
   >;
   tips: string;
 }

@@ -1,0 +1,2 @@
+export { default as AgentListPage } from './AgentListPage';
+export { default as AgentEditorPage } from './AgentEditorPage';
