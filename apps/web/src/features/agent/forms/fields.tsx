@@ -60,6 +60,7 @@ export function VariablePicker({
       size="small"
       autoFocus
       defaultOpen
+      aria-label={label ?? t('agent.form.pickVariable')}
       showSearch
       style={{ minWidth: 220 }}
       placeholder={t('agent.form.pickVariable')}
@@ -209,6 +210,7 @@ export function ModelField(props: FieldProps) {
       <Select
         showSearch
         allowClear
+        aria-label={typeof props.label === 'string' ? props.label : name}
         value={(ctx.form[name] as string) || undefined}
         options={options}
         loading={chat.isPending}

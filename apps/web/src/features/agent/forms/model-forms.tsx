@@ -125,6 +125,7 @@ export function RetrievalForm({ ctx }: { ctx: FieldContext }) {
       <Form.Item label={t('agent.form.knowledgeBases')} style={{ marginBottom: 12 }}>
         <Select
           mode="multiple"
+          aria-label={t('agent.form.knowledgeBases')}
           loading={kbs.isPending}
           value={(ctx.form.kb_ids as string[]) ?? []}
           options={(kbs.data ?? []).map((kb) => ({ value: kb.id, label: kb.name }))}
