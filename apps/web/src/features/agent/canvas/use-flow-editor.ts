@@ -230,6 +230,12 @@ export function useFlowEditor({ initialDsl, save }: FlowEditorOptions) {
     base.current = { ...base.current, ...rest };
   }, []);
 
+  /** Saves what is pending now; resolves with the reason when the canvas could not be saved. */
+  const flush = useCallback(async () => {
+    await saver.flush();
+    return saver.lastError;
+  }, [saver]);
+
   const currentDsl = useCallback(() => flowToDsl(base.current, graphRef.current), []);
 
   return {
@@ -252,7 +258,7 @@ export function useFlowEditor({ initialDsl, save }: FlowEditorOptions) {
     replaceDsl,
     mergeRunState,
     currentDsl,
-    flush: () => saver.flush(),
+    flush,
   };
 }
 

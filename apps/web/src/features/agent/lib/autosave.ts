@@ -22,6 +22,7 @@ export class Autosaver<T> {
   private pending: { value: T } | null = null;
   private timer: unknown = null;
   private inFlight: Promise<void> | null = null;
+  private error: string | null = null;
   private readonly o: Required<AutosaveOptions<T>>;
 
   constructor(options: AutosaveOptions<T>) {
@@ -42,6 +43,11 @@ export class Autosaver<T> {
       this.timer = null;
       void this.run();
     }, this.o.delayMs);
+  }
+
+  /** Why the last save failed, or null when it succeeded (or nothing was saved yet). */
+  get lastError(): string | null {
+    return this.error;
   }
 
   get hasPending(): boolean {
@@ -77,6 +83,7 @@ export class Autosaver<T> {
       } catch (e) {
         result = { ok: false, message: e instanceof Error ? e.message : String(e) };
       }
+      this.error = result.ok ? null : result.message;
       if (this.pending) return; // a newer change waits: its save reports the state
       this.o.onState(
         result.ok ? { kind: 'saved', at: this.o.now() } : { kind: 'error', message: result.message },

@@ -132,6 +132,7 @@ describe('autosave debounce', () => {
     });
     saver.change(1);
     await saver.flush();
+    expect(saver.lastError).toBeNull();
     saver.change(2);
     await saver.flush();
     expect(states).toEqual([
@@ -143,6 +144,7 @@ describe('autosave debounce', () => {
       { kind: 'error', message: 'Fail to save canvas.' },
     ]);
     expect(saver.hasPending).toBe(false);
+    expect(saver.lastError).toBe('Fail to save canvas.');
   });
 });
 

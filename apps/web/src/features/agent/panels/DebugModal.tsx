@@ -18,7 +18,7 @@ export function DebugModal({
 }: {
   canvasId: string;
   node: AgentNode | null;
-  beforeRun: () => Promise<void>;
+  beforeRun: () => Promise<string | null>;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -35,7 +35,13 @@ export function DebugModal({
     setOutputs(null);
     setError(null);
     void (async () => {
-      await beforeRun();
+      const notSaved = await beforeRun();
+      if (!live) return;
+      if (notSaved) {
+        setError(t('agent.run.notSaved', { reason: notSaved }));
+        setFields({});
+        return;
+      }
       const result = await inputForm(canvasId, node.id);
       if (!live) return;
       if (result.code === 0 && result.data) {
@@ -50,7 +56,7 @@ export function DebugModal({
     return () => {
       live = false;
     };
-  }, [canvasId, node, beforeRun]);
+  }, [canvasId, node, beforeRun, t]);
 
   const run = async () => {
     if (!node) return;

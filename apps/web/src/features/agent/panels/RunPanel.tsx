@@ -17,8 +17,8 @@ export interface RunPanelProps {
   /** Begin's inputs, asked before the first run */
   beginInputs: InputDefs;
   prologue: string;
-  /** saves pending edits, so the run uses what is on the canvas */
-  beforeRun: () => Promise<void>;
+  /** saves pending edits, so the run uses what is on the canvas; the reason when that failed */
+  beforeRun: () => Promise<string | null>;
   /** the run ended: the server saved history/path/globals */
   afterRun: () => void;
   onClose: () => void;
@@ -52,7 +52,12 @@ export function RunPanel({
   useEffect(() => () => abort.current?.abort(), []);
 
   const start = async (body: { query?: string; inputs?: InputValues }) => {
-    await beforeRun();
+    const notSaved = await beforeRun();
+    if (notSaved) {
+      // the server would run the last saved canvas, not the one on screen
+      dispatch({ type: 'failed', message: t('agent.run.notSaved', { reason: notSaved }) });
+      return;
+    }
     const controller = new AbortController();
     abort.current = controller;
     dispatch({ type: 'start', query: body.query ?? '', files: files.map((f) => f.name) });
