@@ -70,6 +70,7 @@ function SaveIndicator({ state, onSave }: { state: SaveState; onSave: () => void
       type={state.kind === 'error' ? 'danger' : 'secondary'}
       data-testid="save-state"
       data-state={state.kind}
+      title={state.kind === 'error' ? state.message : undefined}
       role="status"
       style={{ fontSize: 12 }}
     >

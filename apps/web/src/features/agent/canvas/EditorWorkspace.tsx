@@ -168,29 +168,29 @@ export function EditorWorkspace({ canvas }: { canvas: CanvasDetail }) {
               <MiniMap pannable zoomable ariaLabel={t('agent.editor.minimap')} />
             </ReactFlow>
           </div>
+          <NodeFormPanel
+            node={panel === 'run' ? null : selected}
+            nodes={nodes}
+            edges={edges}
+            conversationVariables={(initialDsl.variables ?? {}) as Record<string, unknown>}
+            onForm={editor.updateForm}
+            onData={editor.updateNodeData}
+            onDebug={setDebugNode}
+            onClose={() => setSelectedId(null)}
+          />
+          <RunPanel
+            open={panel === 'run'}
+            canvasId={canvas.id}
+            run={run}
+            dispatch={dispatch}
+            beginInputs={inputsObject(beginForm.inputs) as Record<string, { name?: string; type?: string }>}
+            prologue={beginForm.enablePrologue === false ? '' : String(beginForm.prologue ?? '')}
+            beforeRun={beforeRun}
+            afterRun={() => void afterRun()}
+            onClose={() => setPanel(null)}
+          />
         </div>
       </div>
-      <NodeFormPanel
-        node={panel === null ? selected : null}
-        nodes={nodes}
-        edges={edges}
-        conversationVariables={(initialDsl.variables ?? {}) as Record<string, unknown>}
-        onForm={editor.updateForm}
-        onData={editor.updateNodeData}
-        onDebug={setDebugNode}
-        onClose={() => setSelectedId(null)}
-      />
-      <RunPanel
-        open={panel === 'run'}
-        canvasId={canvas.id}
-        run={run}
-        dispatch={dispatch}
-        beginInputs={inputsObject(beginForm.inputs) as Record<string, { name?: string; type?: string }>}
-        prologue={beginForm.enablePrologue === false ? '' : String(beginForm.prologue ?? '')}
-        beforeRun={beforeRun}
-        afterRun={() => void afterRun()}
-        onClose={() => setPanel(null)}
-      />
       <VersionDrawer
         canvasId={canvas.id}
         open={panel === 'versions'}

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import { Button, Drawer, Form, Input, Typography } from 'antd';
+import { Button, Form, Input, Typography } from 'antd';
 import { BugOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { catalogueEntry } from '@lectern/agent-core/editor';
 import { operatorLabel } from '../canvas/operator-meta';
+import { SidePanel } from '../panels/SidePanel';
 import type { AgentEdge, AgentNode, AgentNodeData } from '../lib/flow-types';
 import { nodeIssues } from '../lib/validate-flow';
 import { variableOptions } from '../lib/variables';
@@ -73,12 +74,10 @@ export function NodeFormPanel({
   const entry = catalogueEntry(node.data.label);
   const nameIssue = issueOf('name');
   return (
-    <Drawer
-      open
-      mask={false}
-      width={440}
+    <SidePanel
       onClose={onClose}
       title={operatorLabel(t, node.data.label)}
+      testId="node-form"
       extra={
         entry?.debuggable && (
           <Button icon={<BugOutlined />} onClick={() => onDebug(node)} data-testid="debug-node">
@@ -86,7 +85,6 @@ export function NodeFormPanel({
           </Button>
         )
       }
-      data-testid="node-form"
     >
       <Form layout="vertical" component="div">
         <Form.Item
@@ -109,6 +107,6 @@ export function NodeFormPanel({
         </Typography.Paragraph>
         <Specific ctx={ctx} />
       </Form>
-    </Drawer>
+    </SidePanel>
   );
 }

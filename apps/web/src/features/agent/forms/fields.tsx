@@ -62,6 +62,7 @@ export function VariablePicker({
       defaultOpen
       aria-label={label ?? t('agent.form.pickVariable')}
       showSearch
+      optionFilterProp="label"
       style={{ minWidth: 220 }}
       placeholder={t('agent.form.pickVariable')}
       options={variableSelectOptions(variables)}
@@ -185,6 +186,7 @@ export function RefField(props: FieldProps) {
       <Select
         showSearch
         allowClear
+        optionFilterProp="label"
         value={(ctx.form[name] as string) || undefined}
         options={variableSelectOptions(ctx.variables)}
         onChange={(v) => ctx.set(name, v ?? '')}
@@ -214,7 +216,7 @@ export function ModelField(props: FieldProps) {
         value={(ctx.form[name] as string) || undefined}
         options={options}
         loading={chat.isPending}
-        placeholder={t('agent.form.defaultModel')}
+        placeholder={t('agent.form.modelPlaceholder')}
         onChange={(v) => ctx.set(name, v ?? '')}
       />
     </Item>

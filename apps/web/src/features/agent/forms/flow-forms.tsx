@@ -204,6 +204,7 @@ export function SwitchForm({ ctx }: { ctx: FieldContext }) {
               <Space key={k} wrap style={{ marginBottom: 6 }}>
                 <Select
                   showSearch
+                  optionFilterProp="label"
                   size="small"
                   style={{ width: 170 }}
                   placeholder={t('agent.form.pickVariable')}

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type Dispatch } from 'react';
-import { Alert, Button, Drawer, Input, Space, Tabs, Typography, Upload } from 'antd';
+import { Alert, Button, Input, Space, Tabs, Typography, Upload } from 'antd';
 import { ClearOutlined, PaperClipOutlined, SendOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { cancelRun, resetCanvas, streamCompletion, uploadRunFile } from '../../../api/canvas';
 import type { CanvasUpload } from '@lectern/shared';
 import type { RunAction, RunState } from '../lib/run-state';
 import { AnswerView } from './AnswerView';
+import { SidePanel } from './SidePanel';
 import { RunInputsForm, type InputDefs, type InputValues } from './RunInputsForm';
 import { TraceView } from './TraceView';
 
@@ -48,7 +49,10 @@ export function RunPanel({
   const bottom = useRef<HTMLDivElement>(null);
   const needsBeginForm = Object.keys(beginInputs).length > 0 && inputs === null && run.turns.length === 0;
 
-  useEffect(() => bottom.current?.scrollIntoView?.({ block: 'end' }), [run.turns]);
+  // A block body: recent browsers return a promise from scrollIntoView, which must not become the cleanup.
+  useEffect(() => {
+    bottom.current?.scrollIntoView?.({ block: 'end' });
+  }, [run.turns]);
   useEffect(() => () => abort.current?.abort(), []);
 
   const start = async (body: { query?: string; inputs?: InputValues }) => {
@@ -189,14 +193,7 @@ export function RunPanel({
   );
 
   return (
-    <Drawer
-      open={open}
-      mask={false}
-      width={460}
-      title={t('agent.run.title')}
-      onClose={onClose}
-      styles={{ body: { display: 'flex', flexDirection: 'column' } }}
-    >
+    <SidePanel hidden={!open} width={460} title={t('agent.run.title')} onClose={onClose} testId="run-panel">
       <Tabs
         activeKey={tab}
         onChange={setTab}
@@ -215,6 +212,6 @@ export function RunPanel({
           {t('agent.run.finishedIn', { value: run.elapsed.toFixed(2) })}
         </Typography.Text>
       )}
-    </Drawer>
+    </SidePanel>
   );
 }
