@@ -59,21 +59,30 @@ function pushKeyword(keywords: string[], k: string): void {
  * Builds the query; `stats` gives the index's document frequencies. Null when nothing searchable
  * is left (a question of stop words only).
  */
+export interface PlanOptions {
+  /**
+   * Keep one-character Latin tokens and single digits (`"1"`, `"x"`). Questions drop them (their
+   * weight is negligible, §19.2); a chunk-list keyword search is a literal filter and keeps them.
+   */
+  keepSingleChars?: boolean;
+}
+
 export async function planQuery(
   question: string,
   stats: (tokens: string[]) => Promise<TermStats>,
+  options: PlanOptions = {},
 ): Promise<QueryPlan | null> {
-  if (hasHan(question)) return planCjk(question, stats);
-  return planLatin(question, stats);
+  const keep = (t: string) => options.keepSingleChars === true || !/^[a-z0-9]$/.test(t);
+  if (hasHan(question)) return planCjk(question, stats, keep);
+  return planLatin(question, stats, keep);
 }
 
 async function planLatin(
   question: string,
   statsOf: (t: string[]) => Promise<TermStats>,
+  keep: (token: string) => boolean,
 ): Promise<QueryPlan | null> {
-  const tokens = tokenize(question, { question: true })
-    .filter((t) => !/^[a-z0-9]$/.test(t))
-    .slice(0, MAX_TERMS);
+  const tokens = tokenize(question, { question: true }).filter(keep).slice(0, MAX_TERMS);
   if (tokens.length === 0) return null;
   const stats = await statsOf([...new Set(tokens)]);
   const weighted = termWeights(tokens, stats);
@@ -122,13 +131,14 @@ async function planLatin(
 async function planCjk(
   question: string,
   statsOf: (t: string[]) => Promise<TermStats>,
+  keep: (token: string) => boolean,
 ): Promise<QueryPlan | null> {
   const phrases: Array<{ text: string; tokens: string[] }> = [];
   let count = 0;
   for (const p of splitPhrases(question)) {
     if (count >= MAX_TERMS) break;
     const tokens = tokenize(p, { question: true })
-      .filter((t) => !/^[a-z0-9]$/.test(t))
+      .filter(keep)
       .slice(0, MAX_TERMS - count);
     if (tokens.length === 0) continue;
     count += tokens.length;

@@ -89,6 +89,14 @@ function mergeObjects(base: Json, over: Json): Json {
   return out;
 }
 
+/**
+ * The config a parse works with: the stored one (which may be partial — `kb/update` stores what the
+ * client sent) with every missing key filled from the chunk method's defaults (API.md §19.6).
+ */
+export function effectiveParserConfig(method: string, stored: unknown): ParserConfig {
+  return mergeParserConfig(defaultParserConfig(method), stored);
+}
+
 interface IntRule {
   key: string;
   min: number;

@@ -24,6 +24,7 @@ import { VIDEO_EXTENSIONS } from './chunkers/picture.js';
 import type { ParseChunkResult } from './parse.worker.js';
 import { countTokens } from './tokens.js';
 import type { ChunkDraft, ParserConfig } from './types.js';
+import { effectiveParserConfig } from './parser-config.js';
 
 /** Records per index upsert call (the event loop gets a turn between calls). */
 const UPSERT_BATCH = 128;
@@ -131,7 +132,7 @@ export async function runParseTask(
   const { doc, kb } = await loadTaskRows(ctx, task.doc_id);
   if (!doc || !kb) throw new TaskLost();
   await dropPartialChunks(ctx, progress, kb.id, owner);
-  const config = parseJson<ParserConfig>(doc.parser_config, {});
+  const config = effectiveParserConfig(doc.parser_id, parseJson<ParserConfig>(doc.parser_config, {}));
   await progress.report(0.1, 'Start to parse.');
 
   let result: ParseChunkResult = { chunks: [], tokens: [], notes: [] };

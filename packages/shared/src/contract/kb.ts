@@ -1,6 +1,14 @@
 /** `/v1/kb` — knowledge bases (API.md §5). */
 import { z } from 'zod';
-import { done, epochMs, jsonObject, parserConfigSchema, timeFields, type ParserConfig } from './common.js';
+import {
+  done,
+  epochMs,
+  jsonObject,
+  jsonValue,
+  parserConfigSchema,
+  timeFields,
+  type ParserConfig,
+} from './common.js';
 import { KB_PERMISSIONS, kbPermissionSchema, PARSER_IDS, statusSchema } from './enums.js';
 import { listPaging } from './paging.js';
 import { route, routeChecked, typedAs } from './route.js';
@@ -142,6 +150,25 @@ export const KB_FORBIDDEN_FIELDS = [
 /** `kb_ids`: a comma-separated list (or the parameter repeated); checked by the route (109 when empty). */
 const kbIdsQuery = z.object({ kb_ids: routeChecked<string | string[]>().optional() });
 
+/** `kb/check_embedding` (also the `data` of its code-10 answer). */
+export const embeddingCheckSchema = z.strictObject({
+  summary: z.strictObject({
+    sampled: z.number(),
+    valid: z.number(),
+    avg_cos_sim: z.number(),
+    min_cos_sim: z.number(),
+    max_cos_sim: z.number(),
+  }),
+  results: z.array(
+    z.strictObject({
+      chunk_id: z.string(),
+      doc_id: z.string(),
+      doc_name: z.string(),
+      cos_sim: z.number().nullable(),
+    }),
+  ),
+});
+
 export const kbContract = {
   create: route({
     method: 'POST',
@@ -237,5 +264,39 @@ export const kbContract = {
       cancelled: z.number(),
       downloaded: z.number(),
     }),
+  }),
+  updateMetadataSetting: route({
+    method: 'POST',
+    path: '/v1/kb/update_metadata_setting',
+    auth: 'login',
+    body: z.object({
+      kb_id: z.string(),
+      /** The metadata fields to extract: free-form, stored in `parser_config.metadata` as given. */
+      metadata: jsonValue,
+      enable_metadata: z.boolean().optional(),
+    }),
+    data: z.object(kbRowFields),
+  }),
+  checkEmbedding: route({
+    method: 'POST',
+    path: '/v1/kb/check_embedding',
+    auth: 'login',
+    body: z.object({
+      kb_id: z.string(),
+      embd_id: z.string(),
+      check_num: z.number().int().min(1).max(100).optional(),
+    }),
+    data: embeddingCheckSchema,
+  }),
+  unbindTask: route({
+    method: 'DELETE',
+    path: '/v1/kb/unbind_task',
+    auth: 'login',
+    /** Checked by the route: 102 'Lack of "KB ID"' / "Invalid task type". */
+    query: z.object({
+      kb_id: routeChecked<string>(),
+      pipeline_task_type: routeChecked<'graphrag' | 'raptor' | 'mindmap'>(),
+    }),
+    data: done,
   }),
 };

@@ -13,6 +13,7 @@ import type { ChunkDraft, ParserConfig } from '../types.js';
 import type { ChunkIndex } from '../../chunk-index/chunk-index.js';
 import { retrieve } from '../../search/retrieval.js';
 import type { TaskProgress } from '../../queue/progress.js';
+import { effectiveParserConfig } from '../parser-config.js';
 
 /** Tag rows retrieved per chunk. */
 const NEIGHBOURS = 32;
@@ -88,7 +89,7 @@ export async function tagChunks(
   progress: TaskProgress,
 ): Promise<void> {
   if (drafts.length === 0 || kb.parser_id === 'tag') return;
-  const config = parseJson<ParserConfig>(kb.parser_config, {});
+  const config = effectiveParserConfig(kb.parser_id, parseJson<ParserConfig>(kb.parser_config, {}));
   if (!Array.isArray(config.tag_kb_ids) || config.tag_kb_ids.length === 0) return;
   const tagKbIds = await tagSetKbIds(ctx, kb.tenant_id, config.tag_kb_ids);
   if (tagKbIds.length === 0) {

@@ -14,6 +14,7 @@ import { newId } from '../../util/ids.js';
 import { documentBlobKey } from '../../storage/blob-refs.js';
 import { creationStamps, updateStamps } from '../../util/time.js';
 import { logLine, WHOLE_DOCUMENT_END } from '../../queue/log.js';
+import { effectiveParserConfig } from '../parser-config.js';
 
 export const TABLE_ROWS_PER_TASK = 3000;
 
@@ -82,7 +83,11 @@ function stable(value: unknown): string {
 
 /** Hash of what decides a task's chunks: method, config (minus RAPTOR/graph), model, language, doc, range. */
 export function taskDigest(doc: DocumentTable, kb: KnowledgebaseTable, range: Range): string {
-  const { raptor: _r, graphrag: _g, ...config } = parseJson<Record<string, unknown>>(doc.parser_config, {});
+  const {
+    raptor: _r,
+    graphrag: _g,
+    ...config
+  } = effectiveParserConfig(doc.parser_id, parseJson<Record<string, unknown>>(doc.parser_config, {}));
   void _r;
   void _g;
   const key = stable({ parser_id: doc.parser_id, config, embd_id: kb.embd_id, language: kb.language });
@@ -126,7 +131,10 @@ export async function queueDocument(
   kb: KnowledgebaseTable,
   opts: QueueOptions,
 ): Promise<void> {
-  const config = parseJson<Record<string, unknown>>(doc.parser_config, {});
+  const config: Record<string, unknown> = effectiveParserConfig(
+    doc.parser_id,
+    parseJson<Record<string, unknown>>(doc.parser_config, {}),
+  );
   const counts = await probe(ctx, doc);
   const ranges = splitRanges({ suffix: doc.suffix, parserId: doc.parser_id, config, ...counts });
   const now = Date.now();

@@ -16,7 +16,13 @@ export function keywordList(name: string, value: unknown, listMessage: string): 
   if (!value.every((v) => typeof v === 'string')) {
     throw new ApiError(RetCode.EXCEPTION_ERROR, `\`${name}\` items must be strings.`);
   }
-  return value.map((v) => (v as string).trim()).filter((v) => v.length > 0);
+  // Stored as given, empty strings included (`[""]` stays `[""]`): clients read back what they sent.
+  return value as string[];
+}
+
+/** Tags are labels counted per KB (`kb/<id>/tags`): blank ones are dropped, the rest trimmed. */
+export function nonBlank(list: string[] | undefined): string[] | undefined {
+  return list?.map((v) => v.trim()).filter((v) => v.length > 0);
 }
 
 /** `tag_feas`: an object of finite numbers (tag → weight). */
@@ -40,8 +46,12 @@ export function availability(value: unknown): 0 | 1 {
   throw errors.exception('`available_int` must be 0 or 1.');
 }
 
-/** A positive integer paging field (numbers or numeric strings); absent → fallback. */
-export function positiveInt(name: string, value: unknown, fallback: number): number {
+/**
+ * A positive integer paging field (numbers or numeric strings); absent → fallback, and 0 too when
+ * `zeroIsDefault` (`size=0` asks for the default page size, as existing clients send it).
+ */
+export function positiveInt(name: string, value: unknown, fallback: number, zeroIsDefault = false): number {
+  if (zeroIsDefault && (value === 0 || value === '0')) return fallback;
   const count = parseCount(name, value, fallback);
   if (!count.ok) throw errors.exception(count.message);
   return count.value;

@@ -8,7 +8,7 @@ import { validate } from '../../http/validate.js';
 import { presentDocument } from '../document/presenter.js';
 import { presentStoredChunk } from './presenter.js';
 import { retrievalTest } from './retrieval-test.js';
-import { availability, keywordList, positiveInt, tagFeatures } from './fields.js';
+import { availability, keywordList, nonBlank, positiveInt, tagFeatures } from './fields.js';
 import * as chunks from './service.js';
 import { chunkDoc } from './service.js';
 
@@ -28,7 +28,7 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.post('/v1/chunk/list', async (req) => {
     const body = validate(c.list.body, req.body);
     const page = positiveInt('page', body.page, 1);
-    const size = positiveInt('size', body.size, 30);
+    const size = positiveInt('size', body.size, 30, true);
     const available =
       body.available_int === undefined || body.available_int === null || body.available_int === ''
         ? undefined
@@ -52,7 +52,7 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const body = validate(c.create.body, req.body);
     const important = keywordList('important_kwd', body.important_kwd, 'is required to be a list');
     const questions = keywordList('question_kwd', body.question_kwd, 'is required to be a list');
-    const tags = keywordList('tag_kwd', body.tag_kwd, 'is required to be a list');
+    const tags = nonBlank(keywordList('tag_kwd', body.tag_kwd, 'is required to be a list'));
     const chunkId = await chunks.createChunk(ctx, authOf(req).user, body.doc_id, {
       content: body.content_with_weight,
       important_kwd: important,
@@ -67,7 +67,7 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const body = validate(c.set.body, req.body);
     const important = keywordList('important_kwd', body.important_kwd, 'should be a list');
     const questions = keywordList('question_kwd', body.question_kwd, 'should be a list');
-    const tags = keywordList('tag_kwd', body.tag_kwd, 'should be a list');
+    const tags = nonBlank(keywordList('tag_kwd', body.tag_kwd, 'should be a list'));
     const tagFeas = tagFeatures(body.tag_feas);
     const available =
       body.available_int === undefined || body.available_int === null

@@ -83,7 +83,7 @@ export async function listChunks(ctx: AppContext, user: UserTable, input: ListIn
     const { total, chunks } = await index.list(filter, 'position', offset, input.size);
     return { doc, total, chunks: chunks.map((c) => presentListedChunk(c)) };
   }
-  const plan = await planQuery(keywords, (tokens) => index.termStats(tokens));
+  const plan = await planQuery(keywords, (tokens) => index.termStats(tokens), { keepSingleChars: true });
   if (!plan) return { doc, total: 0, chunks: [] };
   const found = await index.search({
     filter,

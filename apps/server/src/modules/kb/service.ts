@@ -5,7 +5,7 @@ import { deleteKbChunksIn } from '../../chunk-index/transactional.js';
 import { parseJson, toJson } from '../../db/json.js';
 import type { UserTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
-import { defaultParserConfig, mergeParserConfig } from '../../ingest/parser-config.js';
+import { defaultParserConfig, effectiveParserConfig, mergeParserConfig } from '../../ingest/parser-config.js';
 import { accessScopeOf, loadKb, readableKbs, refusals, type AccessScope } from '../../policy/index.js';
 import { KB_RETRIEVAL_DEFAULTS } from '../../search/retrieval-defaults.js';
 import { newId } from '../../util/ids.js';
@@ -148,10 +148,12 @@ export async function updateKb(
   }
   assertParserId(body.parser_id);
   let config = parseJson<Record<string, unknown>>(kb.parser_config, {});
+  // A given parser_config replaces the stored one as given, partial objects included (API.md §5);
+  // its values are checked with the method's defaults filled in, as parsing will use them (§19.6).
   if (body.parser_config !== undefined) config = body.parser_config;
   else if (body.parser_id !== kb.parser_id)
     config = mergeParserConfig(defaultParserConfig(body.parser_id), config);
-  assertParserConfig(body.parser_id, config);
+  assertParserConfig(body.parser_id, effectiveParserConfig(body.parser_id, config));
 
   const patch = {
     name,
