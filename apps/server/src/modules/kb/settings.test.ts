@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, newUser, type TestServer, type TestUser } from '../../../test/harness.js';
+import { call, type TestServer, type TestUser } from '../../../test/harness.js';
 import { startOpenAIStandin, type Standin } from '../../../test/standins/index.js';
 import { startTaskWorkers } from '../../root.js';
 import type { WorkerHost } from '../../queue/worker-host.js';
