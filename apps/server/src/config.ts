@@ -15,6 +15,8 @@ const envSchema = z.object({
   LECTERN_DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   REGISTER_ENABLED: flag.default(true),
+  /** SSO login channels shown on the login page: a JSON list of `{channel, display_name, icon}`. */
+  LOGIN_CHANNELS: z.string().default(''),
   LECTERN_SECRET_KEY: z.string().optional(),
   LECTERN_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -102,6 +104,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   registerEnabled: boolean;
+  /** Raw `LOGIN_CHANNELS` (parsed by `user/login/channels`, which reports a malformed value). */
+  loginChannels: string;
   secretKey: string;
   role: 'api' | 'worker' | 'all';
   logLevel: string;
@@ -228,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl,
     registerEnabled: e.REGISTER_ENABLED,
+    loginChannels: e.LOGIN_CHANNELS,
     secretKey: resolveSecretKey(dataDir, e.LECTERN_SECRET_KEY),
     role: e.LECTERN_ROLE,
     logLevel: e.LOG_LEVEL,

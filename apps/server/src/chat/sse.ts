@@ -88,6 +88,9 @@ export class SseWriter {
     if (!this.opened) this.open();
     if (this.ended) return;
     if (!this.clientGone && last) this.reply.raw.write(last);
+  /** Writes the terminator (unless the stream's format has none) and closes the response. */
+  end(terminator: string | null = SSE_DONE): void {
+    if (!this.clientGone && terminator) this.reply.raw.write(terminator);
     this.ended = true;
     this.reply.raw.end();
   }

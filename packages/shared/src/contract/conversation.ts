@@ -73,6 +73,12 @@ const askBody = z.object({
   search_id: z.string().nullable().optional(),
 });
 
+/** A `sequence2txt` stream event (API.md §9). */
+export const transcriptionEventSchema = z.strictObject({
+  event: z.enum(['final', 'error']),
+  text: z.string(),
+});
+
 export const conversationContract = {
   set: route({
     method: 'POST',
@@ -188,5 +194,16 @@ export const conversationContract = {
     auth: 'login',
     body: z.object({ question: z.string(), search_id: z.string().nullable().optional() }),
     data: z.array(z.string()),
+  }),
+  sequence2txt: route({
+    method: 'POST',
+    path: '/v1/conversation/sequence2txt',
+    auth: 'login',
+    kind: 'sse',
+    /** `stream`: "true" for events; absent/other → one `{text}` answer. */
+    form: { fields: z.object({ stream: z.string().optional() }), file: 'file' },
+    /** Transcription events are not enveloped: `{event:"final"|"error", text}`. */
+    event: transcriptionEventSchema,
+    data: z.strictObject({ text: z.string() }),
   }),
 };

@@ -88,6 +88,19 @@ const parserConfigInput = typedAs<ParserConfig>()(jsonObject);
 
 const countsSchema = z.record(z.string(), z.number());
 
+/** An attachment stored by `document/upload_info` (API.md §6), read back by `document/download`. */
+export const attachmentSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  extension: z.string(),
+  mime_type: z.string(),
+  created_by: z.string(),
+  created_at: z.number(),
+  preview_url: z.string().nullable(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
 export const documentContract = {
   upload: route({
     method: 'POST',
@@ -241,5 +254,54 @@ export const documentContract = {
     auth: 'public',
     kind: 'binary',
     contentType: 'image/JPEG',
+  }),
+  updateMetadataSetting: route({
+    method: 'POST',
+    path: '/v1/document/update_metadata_setting',
+    auth: 'login',
+    /** `metadata`: the fields to extract, free-form, stored in the document's `parser_config.metadata`. */
+    body: z.object({ doc_id: z.string(), metadata: jsonValue }),
+    data: documentSchema,
+  }),
+  metadataSummary: route({
+    method: 'POST',
+    path: '/v1/document/metadata/summary',
+    auth: 'login',
+    /** `kb_id` absent or empty → 101 'Lack of "KB ID"' (route). */
+    body: z.object({ kb_id: routeChecked<string>(), doc_ids: z.array(z.string()).optional() }),
+    /** Per metadata key, `[[value, count], …]` most frequent first. */
+    data: z.strictObject({
+      summary: z.record(z.string(), z.array(z.tuple([z.string(), z.number()]))),
+    }),
+  }),
+  metadataUpdate: route({
+    method: 'POST',
+    path: '/v1/document/metadata/update',
+    auth: 'login',
+    /** `updates`/`deletes` are checked by the route with API.md §6's 101 messages. */
+    body: z.object({
+      kb_id: routeChecked<string>(),
+      doc_ids: z.array(z.string()),
+      updates:
+        routeChecked<Array<{ key: string; value: string | number | Array<string | number> }>>().optional(),
+      deletes: routeChecked<Array<{ key: string }>>().optional(),
+    }),
+    data: z.strictObject({ updated: z.number(), matched_docs: z.number() }),
+  }),
+  uploadInfo: route({
+    method: 'POST',
+    path: '/v1/document/upload_info',
+    auth: 'login',
+    form: { fields: z.object({ url: z.string().optional() }), file: 'file' },
+    query: z.object({ url: z.string().optional() }),
+    data: attachmentSchema,
+  }),
+  downloadAttachment: route({
+    method: 'GET',
+    path: '/v1/document/download/:attachment_id',
+    auth: 'login',
+    query: z.object({ ext: z.string().optional() }),
+    kind: 'binary',
+    contentType: 'from `ext` (markdown → text/markdown), API.md §1.1',
   }),
 };

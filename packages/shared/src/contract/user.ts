@@ -106,7 +106,7 @@ export const userContract = {
     method: 'GET',
     path: '/v1/user/login/channels',
     auth: 'public',
-    /** Configured SSO channels; none exist yet, so the list is empty. */
+    /** The configured SSO channels (`LOGIN_CHANNELS`), `[]` when none. */
     data: z.array(z.strictObject({ channel: z.string(), display_name: z.string(), icon: z.string() })),
   }),
 };

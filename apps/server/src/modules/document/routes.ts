@@ -9,7 +9,10 @@ import { sendUserContent } from '../../http/user-content.js';
 import { asObject, validate } from '../../http/validate.js';
 import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
 import { listQueryOf } from '../kb/paging.js';
+import { attachmentDownloadRoute, attachmentRoutes } from './attachments.js';
+import { contentTypeOf } from './content-type.js';
 import { fileRoutes } from './file-routes.js';
+import { documentMetadataRoutes } from './metadata-routes.js';
 import { DOC_ORDER_COLUMNS, docFilterOf, filterSummary, listDocs } from './list.js';
 import { presentDocument, presentListedDocument, thumbnailUrl } from './presenter.js';
 import * as docs from './service.js';
@@ -39,7 +42,11 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     });
     await fileRoutes(scope, ctx);
+    await attachmentRoutes(scope, ctx);
   });
+
+  await attachmentDownloadRoute(app, ctx);
+  await documentMetadataRoutes(app, ctx);
 
   app.post('/v1/document/create', async (req) => {
     const body = validate(c.create.body, req.body);

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { contract } from '@lectern/shared';
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../http/auth.js';
-import { ok } from '../../http/envelope.js';
+import { errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { presentTenantInfo, presentUser } from './presenter.js';
 import * as users from './service.js';
@@ -69,5 +70,24 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext): Promise
     return ok(true);
   });
 
-  app.get('/v1/user/login/channels', { config: { public: true } }, async () => ok([]));
+  app.get('/v1/user/login/channels', { config: { public: true } }, async () =>
+    ok(loginChannels(ctx.config.loginChannels)),
+  );
+}
+
+const channelSchema = z.array(
+  z.object({ channel: z.string().min(1), display_name: z.string(), icon: z.string().default('') }),
+);
+
+/** The configured SSO channels (`LOGIN_CHANNELS`); a malformed value answers 100 with the reason. */
+function loginChannels(raw: string) {
+  if (raw.trim() === '') return [];
+  try {
+    return channelSchema
+      .parse(JSON.parse(raw))
+      .map((c) => ({ channel: c.channel, display_name: c.display_name, icon: c.icon }));
+  } catch (err) {
+    const reason = err instanceof z.ZodError ? (err.issues[0]?.message ?? 'invalid') : (err as Error).message;
+    throw errors.exception(`Load channels failure, error: ${reason}`);
+  }
 }
