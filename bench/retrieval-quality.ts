@@ -25,12 +25,17 @@ async function main(): Promise<void> {
     return;
   }
   const limit = value('--limit') ? Number(value('--limit')) : undefined;
-  const pipeline = await runSciFactPipeline({ limit });
+  // `--weights 0,0.3,0.5`: the same queries at each vector_similarity_weight a client may send.
+  const weights = (value('--weights') ?? '0.3').split(',').map(Number).filter(Number.isFinite);
+  const pipeline = await runSciFactPipeline({ limit, weights });
   const p = summarize(pipeline.queryMs);
   const pipelineLine =
     `pipeline (upload → parse → /v1/chunk/retrieval_test, keyword-only): docs ${pipeline.docs}, queries ${pipeline.queries} | ` +
     `nDCG@10 ${pipeline.ndcg10.toFixed(4)} | Recall@100 ${pipeline.recall100.toFixed(4)} | ingest ${pipeline.ingestSeconds.toFixed(1)} s ` +
     `(${pipeline.docsPerSecond.toFixed(1)} docs/s) | HTTP query median ${p.median.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms`;
+  const weightLine = pipeline.byWeight
+    .map((w) => `vw ${w.weight}: nDCG@10 ${w.ndcg10.toFixed(4)}, Recall@100 ${w.recall100.toFixed(4)}`)
+    .join(' | ');
   const runs: SciFactRun[] = [];
   if (flag('--direct')) {
     runs.push(await runSciFact({ limit }));
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
   }
   console.log(`machine: ${machine()}`);
   console.log(pipelineLine);
+  console.log(`keyword-only by vector weight: ${weightLine}`);
   for (const r of runs) {
     const s = summarize(r.queryMs);
     console.log(

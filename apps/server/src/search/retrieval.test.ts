@@ -80,6 +80,34 @@ describe('retrieve: ranking on hand-made corpora (exact order)', () => {
     expect(literal.chunks.map((c) => c.similarity)).toEqual(literal.chunks.map((c) => c.term_similarity));
   });
 
+  it('keyword-only scores do not depend on vector_similarity_weight (no vector part exists)', async () => {
+    const docs = [
+      'Solar panel efficiency improved with new anti-reflective coatings.',
+      'The efficiency of a solar panel depends on its temperature and panel age.',
+      'Solar energy is abundant in deserts.',
+      'A panel discussion on efficiency in government.',
+    ].map((content_with_weight, i) => chunk({ id: `w${i}`, content_with_weight }));
+    await index.upsert([...docs, ...fillers(8)]);
+    const at = (vectorSimilarityWeight: number) =>
+      retrieve(index, {
+        question: 'How can solar panel efficiency be improved?',
+        kbIds: ['kb1'],
+        vectorSimilarityWeight,
+        similarityThreshold: 0,
+      });
+    const base = await at(0.3);
+    expect(base.keywordOnly).toBe(true);
+    expect(base.total).toBe(4);
+    for (const vw of [0, 0.5, 0.9]) {
+      const other = await at(vw);
+      expect(ids(other)).toEqual(ids(base));
+      expect(other.chunks.map((c) => c.similarity)).toEqual(base.chunks.map((c) => c.similarity));
+    }
+    // similarity = 0.3·(normalized text relevance) + 0.7·term similarity.
+    const top = base.chunks[0] as (typeof base.chunks)[number] & { text_similarity: number };
+    expect(top.similarity).toBeCloseTo(0.3 * top.text_similarity + 0.7 * top.term_similarity, 9);
+  });
+
   it('Chinese, keyword-only', async () => {
     const c1 = chunk({ id: 'c1', content_with_weight: '机器学习算法在图像识别中的应用' });
     const c2 = chunk({ id: 'c2', content_with_weight: '深度学习是机器学习的一个分支' });

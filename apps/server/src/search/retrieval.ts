@@ -8,8 +8,10 @@
  * SciFact that ranks at nDCG@10 ≈ 0.63, below the engine's own BM25 order (≈ 0.685) and below the
  * required 0.67: term similarity is a weighted coverage of the question that ignores term frequency
  * and length. So by default the engine's text relevance, normalized to the best candidate (0..1),
- * takes the empty vector slot: `similarity = vw·text_similarity + (1−vw)·term_similarity + rank_fea`
- * (≈ 0.68). `keywordOnlyScoring: 'term'` restores the literal rule. Hits report `vector_similarity` 0
+ * takes the empty vector slot with a FIXED weight: `similarity = 0.3·text_similarity + 0.7·term_similarity
+ * + rank_fea` (≈ 0.68). The client's `vector_similarity_weight` weighs a vector part that does not exist
+ * here, so it must not rescale the keyword score (at vw 0 it would fall back to term similarity alone,
+ * 0.627). `keywordOnlyScoring: 'term'` restores the literal rule. Hits report `vector_similarity` 0
  * in keyword-only mode and carry `text_similarity` in every mode.
  */
 import type { ChunkIndex, ChunkRecord, SearchHit } from '../chunk-index/chunk-index.js';
@@ -20,6 +22,9 @@ import { checkParams, RetrievalParamError, type RetrieveParams } from './retriev
 import { cosine, queryItems, rankFeature, termSimilarity } from './scoring.js';
 
 export { RetrievalParamError, type RetrieveParams };
+
+/** Share of the engine's normalized text relevance in keyword-only similarity (the rest: term similarity). */
+export const KEYWORD_ONLY_TEXT_WEIGHT = 0.3;
 
 /** Result chunk (API.md §7). */
 export interface RetrievalHit {
@@ -160,7 +165,7 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
     const rank = rankFeature(h.chunk, p.tagWeights);
     const vector = vectorScores[i];
     let similarity: number;
-    if (textMode) similarity = vw * text + (1 - vw) * term + rank;
+    if (textMode) similarity = KEYWORD_ONLY_TEXT_WEIGHT * text + (1 - KEYWORD_ONLY_TEXT_WEIGHT) * term + rank;
     else if (noVectorPart) similarity = term + rank;
     else similarity = vw * vector + (1 - vw) * term + rank;
     return { chunk: h.chunk, contentTokens: fields[i].content_ltks, similarity, vector, term, text };
