@@ -134,7 +134,6 @@ export async function runSciFactPipeline(
       const count = data.queries.length || 1;
       byWeight.push({ weight, ndcg10: ndcg / count, recall100: recall / count });
     }
-    const n = data.queries.length || 1;
     return {
       docs: data.docs.length,
       queries: data.queries.length,
