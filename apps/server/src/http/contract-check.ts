@@ -93,8 +93,15 @@ function violationsOf(
   });
 }
 
+/**
+ * A success: code 0 — except the public API's credential refusals, which API.md §17 spells as code 0
+ * with `data: false` ("`Authorization` can't be empty"); no route's success data is a bare `false`.
+ */
 const isSuccess = (body: unknown): body is { data?: unknown } =>
-  body !== null && typeof body === 'object' && (body as { code?: unknown }).code === 0;
+  body !== null &&
+  typeof body === 'object' &&
+  (body as { code?: unknown }).code === 0 &&
+  (body as { data?: unknown }).data !== false;
 
 /**
  * The violations of one answer body of `entry` (empty when it matches, is not a success, or the

@@ -11,6 +11,7 @@ import { graphRoutes } from './graph/routes.js';
 import { canvasToolRoutes } from './canvas-tools/routes.js';
 import { fileManagerRoutes } from './file/routes.js';
 import { tenantRoutes } from './tenant/routes.js';
+import { publicApiRoutes } from './public-api/index.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -25,4 +26,5 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await canvasToolRoutes(app, ctx);
   await fileManagerRoutes(app, ctx);
   await tenantRoutes(app, ctx);
+  await publicApiRoutes(app, ctx);
 }

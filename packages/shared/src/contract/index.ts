@@ -14,6 +14,7 @@ import { graphContract } from './graph.js';
 import { fileContract } from './file.js';
 import { kbContract } from './kb.js';
 import { llmContract } from './llm.js';
+import { publicApiContract } from './public-api.js';
 import type { RouteContract, RouteGroup } from './route.js';
 import { systemContract } from './system.js';
 import { tenantContract } from './tenant.js';
@@ -34,6 +35,7 @@ export const contract = {
   canvasTools: canvasToolsContract,
   file: fileContract,
   tenant: tenantContract,
+  publicApi: publicApiContract,
 } satisfies Record<string, RouteGroup>;
 
 /** Every entry, for checks that walk them all. */
@@ -65,6 +67,7 @@ export * from './file.js';
 export * from './kb.js';
 export * from './paging.js';
 export * from './llm.js';
+export * from './public-api.js';
 export * from './route.js';
 export * from './system.js';
 export * from './tasks.js';

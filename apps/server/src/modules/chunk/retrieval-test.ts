@@ -45,7 +45,7 @@ export function kbIdsOf(value: unknown): string[] {
 }
 
 /** Retrieval parameter errors answer as envelopes (100, or 102 for no dataset). */
-async function checked<T>(fn: () => Promise<T> | T): Promise<T> {
+export async function checked<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -55,7 +55,11 @@ async function checked<T>(fn: () => Promise<T> | T): Promise<T> {
 }
 
 /** Every KB must be one the caller may use (103 otherwise), live (102), and share one embedding model. */
-async function usableKbs(ctx: AppContext, user: UserTable, ids: string[]): Promise<KnowledgebaseTable[]> {
+export async function usableKbs(
+  ctx: AppContext,
+  user: UserTable,
+  ids: string[],
+): Promise<KnowledgebaseTable[]> {
   const db = ctx.db.kysely;
   const live = await loadRetrievalKbs(db, await accessScopeOf(db, user.id), ids);
   const models = [...new Set(live.map((kb) => kb.embd_id ?? ''))];
@@ -68,7 +72,7 @@ async function usableKbs(ctx: AppContext, user: UserTable, ids: string[]): Promi
 }
 
 /** `keyword:true` and `cross_languages` rewrite the question with the KB owner's chat model first. */
-async function rewrittenQuestion(
+export async function rewrittenQuestion(
   ctx: AppContext,
   kb: KnowledgebaseTable,
   settings: RetrievalSettings,

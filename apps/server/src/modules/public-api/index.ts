@@ -1,0 +1,34 @@
+/**
+ * The public API `/api/v1` (API.md §17): a presentation layer over the `/v1` services, guarded by
+ * the API-key check of `auth.ts` (the web auth hook skips these routes: they are registered public).
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { publicApiAuth } from './auth.js';
+import { chatRoutes } from './chats.js';
+import { datasetRoutes } from './datasets.js';
+import { documentRoutes } from './documents.js';
+import { miscRoutes } from './misc.js';
+import { openaiRoutes } from './openai.js';
+
+export async function publicApiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addHook('preHandler', publicApiAuth(ctx));
+    await datasetRoutes(scope, ctx);
+    await chatRoutes(scope, ctx);
+    await openaiRoutes(scope, ctx);
+    await miscRoutes(scope, ctx);
+    await scope.register(async (uploads) => {
+      await uploads.register(multipart, {
+        limits: {
+          fileSize: ctx.config.maxFileBytes,
+          files: ctx.config.maxFilesPerBatch,
+          fields: 50,
+          parts: ctx.config.maxFilesPerBatch + 50,
+        },
+      });
+      await documentRoutes(uploads, ctx);
+    });
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * OpenAI-compatible chat completions (API.md §17): `POST /api/v1/chats_openai/<chat_id>/chat/completions`
+ * answers with OpenAI's own objects — `chat.completion`, or streamed `chat.completion.chunk`s ending
+ * with `data:[DONE]` — over the same answer pipeline as every chat. `model` is accepted but the chat's
+ * own model answers. References come with `extra_body.reference`.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { contract } from '@lectern/shared';
+import type { ServerContext } from '../context.js';
+import { answerQuestion } from '../../chat/answer.js';
+import { presentReference } from '../../chat/reference.js';
+import { SseWriter } from '../../chat/sse.js';
+import type { AnswerResult, ChatMessage } from '../../chat/types.js';
+import { ApiError, errors } from '../../http/envelope.js';
+import { validate } from '../../http/validate.js';
+import { countTokens } from '../../ingest/tokens.js';
+import { newId } from '../../util/ids.js';
+import { dialogConfigOf } from '../dialog/service.js';
+import { errorMessage } from '../conversation/completion.js';
+import { PUBLIC } from './auth.js';
+import { ownChat } from './chats.js';
+
+const c = contract.publicApi;
+
+interface ExtraBody {
+  reference?: boolean;
+  reference_metadata?: { include?: boolean; fields?: string[] };
+}
+
+/** The request's messages checked as API.md §17 says; system messages are kept for the prompt. */
+function checkedMessages(raw: unknown): ChatMessage[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw errors.data('You have to provide messages.');
+  const messages = raw.map((m) => {
+    const { role, content } = (m ?? {}) as { role?: unknown; content?: unknown };
+    const text = typeof content === 'string' ? content : Array.isArray(content) ? partsText(content) : '';
+    return { role: String(role ?? ''), content: text } as ChatMessage;
+  });
+  if (messages[messages.length - 1].role !== 'user')
+    throw errors.data('The last content of this conversation is not from user.');
+  return messages.filter((m) => m.role === 'user' || m.role === 'assistant');
+}
+
+/** OpenAI content parts (`[{type:"text", text}]`) as plain text. */
+function partsText(parts: unknown[]): string {
+  return parts
+    .map((p) =>
+      p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+        ? (p as { text: string }).text
+        : '',
+    )
+    .join('');
+}
+
+/** `<think>…</think>` of reasoning models split from the answer. */
+function splitThinking(content: string): { reasoning: string | null; answer: string } {
+  const m = /^\s*<think>([\s\S]*?)<\/think>\s*/.exec(content);
+  return m ? { reasoning: m[1], answer: content.slice(m[0].length) } : { reasoning: null, answer: content };
+}
+
+/** Token counts: the model's total when it reported one, the answer counted with cl100k. */
+function usageOf(result: AnswerResult, answer: string) {
+  const completion = countTokens(answer);
+  const prompt = result.tokens > completion ? result.tokens - completion : countTokens(result.prompt);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+function referenceChunks(result: AnswerResult, extra: ExtraBody) {
+  const ref = presentReference(result.reference, 'web') as { chunks?: Array<Record<string, unknown>> };
+  const chunks = ref?.chunks ?? [];
+  if (!extra.reference_metadata?.include) return chunks;
+  return chunks.map((ch) => ({ ...ch, document_metadata: {} }));
+}
+
+export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
+  app.post<{ Params: { chat_id: string } }>(
+    '/api/v1/chats_openai/:chat_id/chat/completions',
+    PUBLIC,
+    async (req, reply: FastifyReply) => {
+      const body = validate(c.chatsOpenai.body, req.body ?? {});
+      const extraRaw = body.extra_body;
+      if (
+        extraRaw !== undefined &&
+        (extraRaw === null || typeof extraRaw !== 'object' || Array.isArray(extraRaw))
+      )
+        throw errors.data('extra_body must be an object.');
+      const extra = (extraRaw ?? {}) as ExtraBody;
+      const chat = await ownChat(ctx, req, req.params.chat_id);
+      const messages = checkedMessages(body.messages);
+      const dialog = dialogConfigOf(chat);
+      const id = `chatcmpl-${newId()}`;
+      const created = Math.floor(Date.now() / 1000);
+      const model = typeof body.model === 'string' && body.model ? body.model : dialog.llm_id;
+
+      if (body.stream === false) {
+        let result: AnswerResult;
+        try {
+          const gen = answerQuestion(ctx.chat, dialog, messages, {});
+          let step = await gen.next();
+          while (!step.done) step = await gen.next();
+          result = step.value;
+        } catch (err) {
+          if (err instanceof ApiError) throw err;
+          throw errors.exception(errorMessage(err, reply.log), false);
+        }
+        const { reasoning, answer } = splitThinking(result.content);
+        return reply.type('application/json').send({
+          id,
+          object: 'chat.completion',
+          created,
+          model,
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: answer,
+                ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
+                ...(extra.reference ? { reference: referenceChunks(result, extra) } : {}),
+              },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: usageOf(result, answer),
+        });
+      }
+
+      const sse = new SseWriter(reply);
+      sse.open();
+      const chunk = (delta: Record<string, unknown>, finish: string | null, usage: unknown = null) =>
+        sse.write(
+          `data:${JSON.stringify({
+            id,
+            object: 'chat.completion.chunk',
+            created,
+            model,
+            choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+            usage,
+          })}\n\n`,
+        );
+      let thinking = false;
+      let answerText = '';
+      try {
+        const gen = answerQuestion(ctx.chat, dialog, messages, { signal: sse.signal });
+        let step = await gen.next();
+        chunk({ role: 'assistant', content: '' }, null);
+        while (!step.done) {
+          const ev = step.value;
+          if (ev.start_to_think) thinking = true;
+          else if (ev.end_to_think) thinking = false;
+          else if (!ev.final && ev.answer) {
+            if (thinking) chunk({ reasoning_content: ev.answer }, null);
+            else {
+              answerText += ev.answer;
+              chunk({ content: ev.answer }, null);
+            }
+          }
+          if (sse.clientGone) {
+            await gen.return(undefined as unknown as AnswerResult);
+            break;
+          }
+          step = await gen.next();
+        }
+        if (step.done) {
+          const result = step.value;
+          const { answer } = splitThinking(result.content);
+          // An answer given whole (the empty response) arrives only in the result.
+          const rest = answer.startsWith(answerText) ? answer.slice(answerText.length) : '';
+          chunk(
+            { content: rest, ...(extra.reference ? { reference: referenceChunks(result, extra) } : {}) },
+            'stop',
+            usageOf(result, answer),
+          );
+        }
+      } catch (err) {
+        sse.write(
+          `data:${JSON.stringify({ error: { message: errorMessage(err, reply.log), type: 'server_error' } })}\n\n`,
+        );
+      }
+      sse.end('data:[DONE]\n\n');
+      return reply;
+    },
+  );
+}
