@@ -67,6 +67,7 @@ export * from './file.js';
 export * from './kb.js';
 export * from './paging.js';
 export * from './llm.js';
+export * from './openapi.js';
 export * from './public-api.js';
 export * from './route.js';
 export * from './system.js';

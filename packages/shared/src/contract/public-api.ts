@@ -444,4 +444,19 @@ export const publicApiContract = {
     body: z.object({ text: z.string() }),
     contentType: 'audio/mpeg',
   }),
+  openapi: route({
+    method: 'GET',
+    path: '/api/v1/openapi.json',
+    auth: 'public',
+    kind: 'plain',
+    /** The OpenAPI 3.1 document generated from this contract (`buildOpenApi`). */
+    data: z.looseObject({ openapi: z.literal('3.1.0'), info: jsonObject, paths: jsonObject }),
+  }),
+  docs: route({
+    method: 'GET',
+    path: '/api/v1/docs',
+    auth: 'public',
+    kind: 'binary',
+    contentType: 'text/html; charset=utf-8',
+  }),
 };

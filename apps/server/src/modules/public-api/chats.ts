@@ -126,14 +126,12 @@ export async function chatRoutes(app: FastifyInstance, ctx: ServerContext): Prom
       (r) => (!q.id || r.id === q.id) && (!q.name || r.name === q.name),
     );
     return done(
-      rows
-        .slice((page - 1) * size, page * size)
-        .map((r) =>
-          presentSession(r, conversations.messagesOf(r), {
-            create_time: r.create_time,
-            update_time: r.update_time,
-          }),
-        ),
+      rows.slice((page - 1) * size, page * size).map((r) =>
+        presentSession(r, conversations.messagesOf(r), {
+          create_time: r.create_time,
+          update_time: r.update_time,
+        }),
+      ),
     );
   });
 

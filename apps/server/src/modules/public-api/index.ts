@@ -8,11 +8,14 @@ import type { ServerContext } from '../context.js';
 import { publicApiAuth } from './auth.js';
 import { chatRoutes } from './chats.js';
 import { datasetRoutes } from './datasets.js';
+import { docsRoutes } from './docs.js';
 import { documentRoutes } from './documents.js';
 import { miscRoutes } from './misc.js';
 import { openaiRoutes } from './openai.js';
 
 export async function publicApiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
+  // The reference is public: outside the API-key scope.
+  await docsRoutes(app);
   await app.register(async (scope) => {
     scope.addHook('preHandler', publicApiAuth(ctx));
     await datasetRoutes(scope, ctx);
