@@ -29,8 +29,9 @@ export interface RetrieveParams {
   /** Tag weights inferred for the question (rank feature against chunk tag_feas). */
   tagWeights?: Record<string, number> | null;
   /**
-   * Keyword-only similarity: 'text+term' (default) = vw·normalized text relevance + (1−vw)·term
-   * similarity; 'term' = term similarity alone (API.md §19.4 literally). See retrieval.ts.
+   * Keyword-only similarity: 'text+term' (default) = 0.3·normalized text relevance + 0.7·term
+   * similarity, whatever vw the client sent; 'term' = term similarity alone (API.md §19.4 literally).
+   * See retrieval.ts.
    */
   keywordOnlyScoring?: 'text+term' | 'term';
 }
