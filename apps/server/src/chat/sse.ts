@@ -78,9 +78,9 @@ export class SseWriter {
     return this.write(sseErrorFrame(message));
   }
 
-  /** Writes the terminator and closes the response. */
-  end(): void {
-    this.close(SSE_DONE);
+  /** Writes the terminator (unless the stream's format has none: `null`) and closes the response. */
+  end(terminator: string | null = SSE_DONE): void {
+    this.close(terminator ?? '');
   }
 
   /** Closes the response after `last` (another route's terminator), or with none (agent runs). */
@@ -88,9 +88,6 @@ export class SseWriter {
     if (!this.opened) this.open();
     if (this.ended) return;
     if (!this.clientGone && last) this.reply.raw.write(last);
-  /** Writes the terminator (unless the stream's format has none) and closes the response. */
-  end(terminator: string | null = SSE_DONE): void {
-    if (!this.clientGone && terminator) this.reply.raw.write(terminator);
     this.ended = true;
     this.reply.raw.end();
   }
