@@ -14,7 +14,7 @@ import { isOutboundError, outboundPolicyOf } from '../../net/index.js';
 import { newId } from '../../util/ids.js';
 import { extensionOf, sanitizeFileName } from '../kb/naming.js';
 import { readTmp, readUploadForm } from './intake.js';
-import { contentTypeOf } from './content-type.js';
+import { contentTypeOf, sendUserContent } from '../../http/user-content.js';
 import { fetchUrl, isHttpUrl } from './web-fetch.js';
 
 const c = contract.document;
@@ -95,7 +95,7 @@ export async function attachmentDownloadRoute(app: FastifyInstance, ctx: AppCont
       if (!bytes) throw errors.data('Attachment not found!');
       const wanted = ext ?? descriptor.extension;
       const type = wanted === 'markdown' ? 'text/markdown; charset=utf-8' : contentTypeOf(wanted);
-      return reply.type(type).send(bytes);
+      return sendUserContent(reply, bytes, { ext: wanted, fileName: descriptor.name, contentType: type });
     },
   );
 }

@@ -10,7 +10,6 @@ import { asObject, validate } from '../../http/validate.js';
 import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
 import { listQueryOf } from '../kb/paging.js';
 import { attachmentDownloadRoute, attachmentRoutes } from './attachments.js';
-import { contentTypeOf } from './content-type.js';
 import { fileRoutes } from './file-routes.js';
 import { documentMetadataRoutes } from './metadata-routes.js';
 import { DOC_ORDER_COLUMNS, docFilterOf, filterSummary, listDocs } from './list.js';

@@ -12,7 +12,8 @@ import { validate } from '../../http/validate.js';
 import { accessScopeOf, loadKb } from '../../policy/index.js';
 import * as chunks from '../chunk/service.js';
 import { keywordList } from '../chunk/fields.js';
-import { contentTypeOf } from '../document/content-type.js';
+import { sendUserContent } from '../../http/user-content.js';
+import { documentBlobKey } from '../../storage/blob-refs.js';
 import { readTmp, readUploadForm } from '../document/intake.js';
 import * as docs from '../document/service.js';
 import { storeUploads } from '../document/upload.js';
@@ -117,10 +118,11 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
 
   app.get<DocParams>('/api/v1/datasets/:dataset_id/documents/:document_id', PUBLIC, async (req, reply) => {
-    const { doc, kb } = await documentIn(ctx, req, req.params.dataset_id, req.params.document_id);
-    const bytes = doc.location ? await ctx.blobs.get(`${kb.id}/${doc.location}`) : Buffer.alloc(0);
+    const { doc } = await documentIn(ctx, req, req.params.dataset_id, req.params.document_id);
+    const key = documentBlobKey(doc);
+    const bytes = key ? await ctx.blobs.get(key) : Buffer.alloc(0);
     if (!bytes) throw errors.data('Document not found!');
-    return reply.type(contentTypeOf(doc.suffix)).send(bytes);
+    return sendUserContent(reply, bytes, { ext: doc.suffix, fileName: doc.name });
   });
 
   app.delete<DatasetParams>('/api/v1/datasets/:dataset_id/documents', PUBLIC, async (req) => {
