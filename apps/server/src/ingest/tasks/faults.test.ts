@@ -60,8 +60,12 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
       { name: 'liar.docx', data: lyingBomb },
       { name: 'normal.docx', data: docx },
       { name: 'plain.txt', data: 'still fine' },
+    ]);
+    // A zero-byte file never becomes a document: it is refused at upload (issue 11 item 9).
+    const empty = await upload(server, alice.token, { kb_id: kb }, [
       { name: 'empty.pdf', data: Buffer.alloc(0) },
     ]);
+    expect(empty.body.message).toBe('empty.pdf: The file is empty (0 bytes).');
     await runDocs(
       server,
       alice.token,
@@ -86,7 +90,7 @@ describe('bad input and faults: clear errors, failed documents, the server keeps
     expect(failed('encrypted.pdf')).toMatch(/password/i);
     expect(failed('bomb.docx')).toMatch(/decompression bomb|limit/i);
     expect(failed('liar.docx')).toMatch(/decompression bomb|limit|memory/i);
-    expect(failed('empty.pdf')).toMatch(/empty/i);
+    expect(byName.has('empty.pdf')).toBe(false);
     // The server is alive and answering.
     expect((await call(server, '/v1/kb/list', { token: alice.token, body: {} })).body.code).toBe(0);
   });
