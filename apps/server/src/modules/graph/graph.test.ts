@@ -248,19 +248,24 @@ describe('knowledge graph, RAPTOR and mind map jobs', () => {
     expect(g.graph.nodes!.map((n) => n.id)).toContain('ADA LOVELACE');
   });
 
-  async function waitStarted(taskKind: string): Promise<string> {
+  /**
+   * Waits until the job has started and its (hanging) model request has reached the stand-in: a job
+   * stopped before that leaves the scripted hang queued for the next test's first model call.
+   */
+  async function waitStarted(taskKind: string, modelCallsBefore: number): Promise<string> {
     for (let i = 0; i < 400; i++) {
       const t = (await get<Trace>(server, alice.token, `/v1/kb/trace_${taskKind}?kb_id=${kbId}`)).data!;
-      if (t.id && (t.progress ?? 0) > 0) return t.id;
+      if (t.id && (t.progress ?? 0) > 0 && llm.modelCalls().length > modelCallsBefore) return t.id;
       await new Promise((r) => setTimeout(r, 25));
     }
-    throw new Error('the task never started');
+    throw new Error('the task never reached its model call');
   }
 
   it('stops a job through the queue cancel flag, keeping the stored graph', async () => {
     llm.fail('hang', 1);
+    const calls = llm.modelCalls().length;
     expect((await post(server, alice.token, '/v1/kb/run_graphrag', { kb_id: kbId })).code).toBe(0);
-    const taskId = await waitStarted('graphrag');
+    const taskId = await waitStarted('graphrag', calls);
     // What `kb/unbind_task` does: the queue's generic cancel flag.
     await server.ctx.db.kysely.updateTable('task').set({ cancel: 1 }).where('id', '=', taskId).execute();
     const t = await waitTask(server, alice.token, 'graphrag', kbId);
@@ -272,8 +277,9 @@ describe('knowledge graph, RAPTOR and mind map jobs', () => {
 
   it('finishes a job after its worker stops mid-run (restart)', async () => {
     llm.fail('hang', 1);
+    const calls = llm.modelCalls().length;
     expect((await post(server, alice.token, '/v1/kb/run_graphrag', { kb_id: kbId })).code).toBe(0);
-    await waitStarted('graphrag');
+    await waitStarted('graphrag', calls);
     await host.stop();
     host = await startTaskWorkers(server.ctx, { pollMs: 50, tickMs: 200, leaseMs: 3_000 });
     const t = await waitTask(server, alice.token, 'graphrag', kbId);
