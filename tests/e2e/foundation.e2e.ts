@@ -166,7 +166,13 @@ describe('foundation in the browser', () => {
     await page.getByText('The new passwords that you entered do not match!').waitFor();
     await page.getByLabel('Confirm new password').fill(newPassword);
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Modified!').waitFor();
+    // A new password ends every session, this one too: the sign-in page says why.
+    await page.waitForURL('**/login');
+    await page.getByText('Password changed. Sign in with your new password.').waitFor();
+    expect(await storage(page, 'Authorization')).toBeNull();
+    await signIn(page, newPassword);
+    await page.getByText('Logged in!').waitFor();
+    await page.waitForURL((url) => url.pathname === '/');
 
     // Log out: a full page load to /login with the credentials gone (the language stays).
     await page.getByRole('button', { name: 'Account menu for Ada Lovelace' }).click();

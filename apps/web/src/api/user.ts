@@ -70,8 +70,11 @@ export function useSaveSetting() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: SettingInput) => callRoute(contract.user.setting, { body: input }),
-    onSuccess: (result) => {
-      if (result.code === 0) void client.invalidateQueries({ queryKey: userKeys.info });
+    onSuccess: (result, input) => {
+      // A new password ends the session, so there is no account to refetch (it would answer 401).
+      if (result.code === 0 && input.new_password === undefined) {
+        void client.invalidateQueries({ queryKey: userKeys.info });
+      }
     },
   });
 }

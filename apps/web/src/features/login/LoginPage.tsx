@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Card, Skeleton, Typography, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../api/feedback';
 import { useSystemConfig } from '../../api/system';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { takeFlash } from '../../components/flash';
@@ -18,10 +17,13 @@ export default function LoginPage() {
   const [email, setEmail] = useState('');
   const registerEnabled = config.data?.registerEnabled !== 0;
 
+  // What the previous page wanted said after its full page load here (signed out, password changed):
+  // shown in the card until the person signs in, not as a toast that may vanish before it is read.
+  const [flash, setFlash] = useState<string | null>(null);
   useEffect(() => {
-    const flash = takeFlash();
-    if (flash) feedback.success(t(flash));
-  }, [t]);
+    const taken = takeFlash();
+    if (taken) setFlash(taken);
+  }, []);
 
   // With registration switched off there is no way into the sign-up form, only the notice below.
   const signingUp = mode === 'signUp' && registerEnabled;
@@ -48,6 +50,9 @@ export default function LoginPage() {
         <Typography.Paragraph type="secondary">
           {signingUp ? t('login.signUpSubtitle') : t('login.signInSubtitle')}
         </Typography.Paragraph>
+        {flash && (
+          <Alert role="status" type="success" showIcon title={t(flash)} style={{ marginBottom: 16 }} />
+        )}
         {config.isPending ? (
           <Skeleton active />
         ) : signingUp ? (

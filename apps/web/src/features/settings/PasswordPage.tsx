@@ -1,7 +1,9 @@
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { feedback } from '../../api/feedback';
+import { feedback, navigation } from '../../api/feedback';
 import { alreadyShown } from '../../api/request';
+import { clearSession } from '../../api/storage';
+import { flashOnNextPage } from '../../components/flash';
 import { useSaveSetting } from '../../api/user';
 import { passwordRules } from '../../lib/password-rules';
 import { SectionHeading } from '../../components/SectionHeading';
@@ -20,8 +22,11 @@ export default function PasswordPage() {
   const submit = async ({ password, new_password }: PasswordValues) => {
     const result = await save.mutateAsync({ password, new_password });
     if (result.code === 0) {
-      form.resetFields();
+      // The server ended every session of this account (this one too): sign in again.
+      clearSession();
       feedback.success(t('message.modified'));
+      flashOnNextPage('message.passwordChanged');
+      navigation.toLogin();
     } else if (!alreadyShown(result)) {
       form.setFields([{ name: 'password', errors: [result.message] }]);
     }

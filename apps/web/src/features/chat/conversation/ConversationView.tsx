@@ -184,13 +184,9 @@ export function ConversationView({
     };
   }
 
-  if (conversationId && conv.isPending && !pending) {
-    return (
-      <div style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
-        <Spin />
-      </div>
-    );
-  }
+  // While a conversation loads only the message area waits: the composer stays mounted, so a question
+  // typed meanwhile (e.g. right after "New conversation") is kept.
+  const loading = Boolean(conversationId && conv.isPending && !pending);
   if (conversationId && conv.isError && !pending) {
     return <Alert type="error" showIcon title={conv.error.message || t('chat.conversationUnavailable')} />;
   }
@@ -201,6 +197,11 @@ export function ConversationView({
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       <div style={{ flex: 1, overflowY: 'auto', padding: '16px 8px' }} aria-live="polite">
+        {loading && (
+          <div style={{ display: 'flex', justifyContent: 'center', padding: 48 }}>
+            <Spin />
+          </div>
+        )}
         <ol
           aria-label={t('chat.messages')}
           style={{ margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 18 }}
@@ -239,7 +240,7 @@ export function ConversationView({
           onSend={(text) => void send(text)}
           onStop={stream.stop}
           streaming={stream.streaming}
-          disabled={create.isPending}
+          disabled={create.isPending || loading}
         />
       </div>
       <FeedbackModal
