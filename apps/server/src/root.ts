@@ -6,7 +6,7 @@
  */
 import type { Config } from './config.js';
 import { closeContext, type AppContext } from './context.js';
-import { createToolComponents } from './agent-tools/index.js';
+import { createTenantMcpPorts, createToolComponents } from './agent-tools/index.js';
 import { createAgentServices } from './agents/services.js';
 import { agentRunTaskHandler } from './agents/run-task.js';
 import { createChatServices } from './chat/bind.js';
@@ -91,11 +91,15 @@ async function createPorts(config: Config): Promise<AppContext> {
   };
 }
 
+/** The agent services: tool components and the MCP client of each tenant's stored servers. */
+function agentServicesOf(ctx: AppContext) {
+  return createAgentServices(ctx, { tools: createToolComponents(ctx), mcpFor: createTenantMcpPorts(ctx) });
+}
+
 /** Everything a server process needs: the ports and the domain services built on them. */
 export async function createRoot(config: Config): Promise<ServerContext> {
   const ctx = await createPorts(config);
-  // The MCP client joins here ({ mcp }) once MCP servers are stored (API.md §16).
-  const agents = createAgentServices(ctx, { tools: createToolComponents(ctx) });
+  const agents = agentServicesOf(ctx);
   ctx.onClose.push(() => agents.runs.cancelAll());
   return { ...ctx, chat: createChatServices(ctx), agents };
 }
@@ -113,8 +117,7 @@ export function taskHandlers(ctx: AppContext | ServerContext): TaskHandlers {
     mindmap: mindmapTaskHandler(ctx),
   };
   // Agent runs need the process's agent services (tools, MCP); a bare AppContext gets the defaults.
-  const agents =
-    'agents' in ctx ? ctx.agents : createAgentServices(ctx, { tools: createToolComponents(ctx) });
+  const agents = 'agents' in ctx ? ctx.agents : agentServicesOf(ctx);
   handlers.agent_run = agentRunTaskHandler(ctx, agents);
   return handlers;
 }

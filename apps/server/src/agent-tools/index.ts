@@ -15,6 +15,8 @@ import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
 import { bingTool, githubTool, googleTool, searxngTool } from './search/web-search.js';
 import { invokeTool } from './invoke.js';
 import { mcpPortOf, type McpServerLookup } from './mcp/port.js';
+import { tenantMcpLookup } from './mcp/store.js';
+import type { AppContext } from '../context.js';
 import type { ToolDeps } from './context.js';
 import { isDbType, testConnection } from './exesql/drivers.js';
 import { exeSqlTool } from './exesql/tool.js';
@@ -22,6 +24,8 @@ import { exeSqlTool } from './exesql/tool.js';
 export type { ToolDeps } from './context.js';
 export type { McpServerConfig } from './mcp/client.js';
 export type { McpServerLookup } from './mcp/port.js';
+export { callMcpTool, listMcpTools, withMcpClient, type ListedMcpTool } from './mcp/client.js';
+export { mcpConfigOf } from './mcp/store.js';
 
 export interface ToolPortContext {
   config: OutboundSettings;
@@ -109,8 +113,17 @@ export async function testDbConnection(
 
 /**
  * The runtime's McpPort. `lookup` gives the MCP server record for an id, limited to what the run's
- * tenant may use (until the mcp_server table and routes of API.md §16 exist, the caller supplies it).
+ * tenant may use.
  */
 export function createMcpPort(ctx: { config: OutboundSettings }, lookup: McpServerLookup): McpPort {
   return mcpPortOf(outboundPolicyOf(ctx.config), lookup);
+}
+
+/**
+ * The MCP client of one tenant's runs (root.ts): an Agent reaches the servers its canvas owner
+ * registered (`mcp_server` rows, API.md §16), through the outbound guard.
+ */
+export function createTenantMcpPorts(ctx: Pick<AppContext, 'config' | 'db'>): (tenantId: string) => McpPort {
+  const policy = outboundPolicyOf(ctx.config);
+  return (tenantId) => mcpPortOf(policy, tenantMcpLookup(ctx.db.kysely, tenantId));
 }

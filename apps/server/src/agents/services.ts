@@ -16,8 +16,10 @@ import { ToolRegistry } from './tool-registry.js';
 export interface AgentHostOptions {
   /** Tool components (AGENTS.md §10) — canvas nodes and Agent tools. */
   tools?: readonly ToolComponent[];
-  /** The MCP client for Agent MCP tools (API.md §16). */
+  /** The MCP client for Agent MCP tools (API.md §16), one for all tenants… */
   mcp?: McpPort;
+  /** …or the client of one tenant's runs (its own MCP servers); wins over `mcp`. */
+  mcpFor?: (tenantId: string) => McpPort;
 }
 
 export interface AgentServices {
@@ -25,6 +27,8 @@ export interface AgentServices {
   owner: string;
   tools: ToolRegistry;
   mcp: McpPort | undefined;
+  /** The MCP client of a tenant's runs, when the host has one per tenant. */
+  mcpFor: ((tenantId: string) => McpPort) | undefined;
   /** Runs executing in this process (streams, cancel). */
   runs: LiveRuns;
   /** The ports of a run of canvas `canvasId` on behalf of tenant `tenantId` (the canvas owner). */
@@ -42,13 +46,14 @@ export function createAgentServices(ctx: AppContext, options: AgentHostOptions =
     owner: `agents-${os.hostname()}-${process.pid}-${crypto.randomBytes(3).toString('hex')}`,
     tools,
     mcp: options.mcp,
+    mcpFor: options.mcpFor,
     runs: new LiveRuns(),
     portsFor(tenantId, canvasId) {
       return {
         models: agentModelPort(ctx, tenantId),
         retrieval: agentRetrievalPort(ctx, tenantId),
         tools,
-        mcp: services.mcp ?? noMcp,
+        mcp: services.mcpFor?.(tenantId) ?? services.mcp ?? noMcp,
         storage: agentStoragePort(ctx, tenantId, canvasId),
       };
     },

@@ -15,6 +15,7 @@ import type {
 } from './tables/knowledge.js';
 import type { Api4ConversationTable, ConversationTable, DialogTable } from './tables/chat.js';
 import type { CanvasRunTable, UserCanvasTable, UserCanvasVersionTable } from './tables/canvas.js';
+import type { McpServerTable } from './tables/mcp.js';
 
 export type { TimeColumns } from './tables/time.js';
 
@@ -136,5 +137,6 @@ export interface Database {
   user_canvas: UserCanvasTable;
   user_canvas_version: UserCanvasVersionTable;
   canvas_run: CanvasRunTable;
+  mcp_server: McpServerTable;
   _placeholder_generated?: { id: Generated<number> };
 }

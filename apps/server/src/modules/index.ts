@@ -12,6 +12,7 @@ import { canvasToolRoutes } from './canvas-tools/routes.js';
 import { fileManagerRoutes } from './file/routes.js';
 import { tenantRoutes } from './tenant/routes.js';
 import { publicApiRoutes } from './public-api/index.js';
+import { mcpRoutes } from './mcp/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -27,4 +28,5 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await fileManagerRoutes(app, ctx);
   await tenantRoutes(app, ctx);
   await publicApiRoutes(app, ctx);
+  await mcpRoutes(app, ctx);
 }

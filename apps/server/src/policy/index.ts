@@ -52,3 +52,4 @@ export {
   type CanvasFilter,
   type ListFilter,
 } from './filters.js';
+export { loadMcpServer, loadMcpServers, mcpNotFound } from './mcp.js';

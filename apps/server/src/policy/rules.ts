@@ -41,6 +41,11 @@ export interface CanvasRef {
   status?: string | null;
 }
 
+/** What the rules read of an MCP server (`mcp_server` row, API.md §16): never team-shared. */
+export interface McpRef {
+  tenant_id: string;
+}
+
 /** What the rules read of a file-manager entry (`file` row, API.md §12). */
 export interface FileRef {
   tenant_id: string;
@@ -62,6 +67,7 @@ export type Resource =
    */
   | { kind: 'conversation'; dialog: DialogRef }
   | { kind: 'canvas'; canvas: CanvasRef }
+  | { kind: 'mcp'; mcp: McpRef }
   /** A file with the knowledge bases it is linked to (through file2document → document). */
   | { kind: 'file'; file: FileRef; linkedKbs: readonly KbRef[] };
 
@@ -76,6 +82,7 @@ export const resource = {
   dialog: (dialog: DialogRef): Resource => ({ kind: 'dialog', dialog }),
   conversation: (dialog: DialogRef): Resource => ({ kind: 'conversation', dialog }),
   canvas: (canvas: CanvasRef): Resource => ({ kind: 'canvas', canvas }),
+  mcp: (mcp: McpRef): Resource => ({ kind: 'mcp', mcp }),
   file: (file: FileRef, linkedKbs: readonly KbRef[] = []): Resource => ({ kind: 'file', file, linkedKbs }),
 };
 
@@ -155,6 +162,15 @@ const RULES: { [K in ResourceKind]: RuleOf<K> } = {
       manage: (s, r) => ownsTenant(s, r.canvas.user_id),
     },
     refusal: { read: refusals.canvasNotFound, manage: refusals.canvasOwner },
+  },
+  mcp: {
+    live: () => true,
+    permits: {
+      // API.md §16: a tenant's MCP servers are its own (the Agent runs of its canvases use them).
+      read: (s, r) => ownsTenant(s, r.mcp.tenant_id),
+      manage: (s, r) => ownsTenant(s, r.mcp.tenant_id),
+    },
+    refusal: { read: refusals.noAuthorization, manage: refusals.noAuthorization },
   },
   file: {
     live: () => true,

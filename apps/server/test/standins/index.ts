@@ -32,3 +32,4 @@ export { startRerankStandin, type RerankFlavor, type RerankStandinOptions } from
 export { startHubStandin } from './hub.js';
 export { writeTinyEmbeddingModel } from './tiny-model.js';
 export { graphRagReply, extractionAnswer, namesIn } from './graphrag.js';
+export { startMcpStandin, type McpStandin } from './mcp.js';

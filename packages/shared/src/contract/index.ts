@@ -14,6 +14,7 @@ import { graphContract } from './graph.js';
 import { fileContract } from './file.js';
 import { kbContract } from './kb.js';
 import { llmContract } from './llm.js';
+import { mcpContract } from './mcp.js';
 import { publicApiContract } from './public-api.js';
 import type { RouteContract, RouteGroup } from './route.js';
 import { systemContract } from './system.js';
@@ -36,6 +37,7 @@ export const contract = {
   file: fileContract,
   tenant: tenantContract,
   publicApi: publicApiContract,
+  mcp: mcpContract,
 } satisfies Record<string, RouteGroup>;
 
 /** Every entry, for checks that walk them all. */
@@ -67,6 +69,7 @@ export * from './file.js';
 export * from './kb.js';
 export * from './paging.js';
 export * from './llm.js';
+export * from './mcp.js';
 export * from './openapi.js';
 export * from './public-api.js';
 export * from './route.js';

@@ -91,3 +91,44 @@ export async function callMcpTool(
   if (firstItem.type !== 'text') throw new Error(`Unsupported content type ${firstItem.type}`);
   return firstItem.text ?? '';
 }
+
+/** A tool as listed (the SDK's Tool, AGENTS.md §11.1 tool dict), before the `enabled` switch. */
+export interface ListedMcpTool {
+  name: string;
+  title: string | null;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  annotations: Record<string, unknown> | null;
+  meta: Record<string, unknown> | null;
+}
+
+/** Connects, lists the server's tools (`tools/list`, every page) and closes. */
+export async function listMcpTools(
+  config: McpServerConfig,
+  policy: OutboundPolicy,
+  options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, unknown> },
+): Promise<ListedMcpTool[]> {
+  return withMcpClient(config, policy, options, async (client) => {
+    const out: ListedMcpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: options.timeoutMs,
+        signal: options.signal,
+      });
+      for (const t of page.tools)
+        out.push({
+          name: t.name,
+          title: t.title ?? null,
+          description: t.description ?? null,
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          outputSchema: (t.outputSchema as Record<string, unknown> | undefined) ?? null,
+          annotations: (t.annotations as Record<string, unknown> | undefined) ?? null,
+          meta: (t._meta as Record<string, unknown> | undefined) ?? null,
+        });
+      cursor = page.nextCursor;
+    } while (cursor && out.length < 10_000);
+    return out;
+  });
+}

@@ -9,6 +9,7 @@ import * as m0007 from './0007_rate_limit.js';
 import * as m0008 from './0008_canvas.js';
 import * as m0009 from './0009_kb_graph.js';
 import * as m0010 from './0010_file_blobs.js';
+import * as m0011 from './0011_mcp_server.js';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled server
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008_canvas': m0008,
   '0009_kb_graph': m0009,
   '0010_file_blobs': m0010,
+  '0011_mcp_server': m0011,
 };
