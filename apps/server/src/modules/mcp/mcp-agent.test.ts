@@ -1,0 +1,120 @@
+/**
+ * An Agent component calls a tool of an MCP server its canvas owner registered (API.md §16, AGENTS.md
+ * §11.3): the stand-in model asks for the tool through function calling, the call reaches the local
+ * SDK server, its text goes back to the model, and the call is in the run's trace. Another tenant's
+ * canvas cannot reach the server by naming its id.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import {
+  startMcpStandin,
+  startOpenAIStandin,
+  type McpStandin,
+  type OpenAIChatBody,
+  type Standin,
+} from '../../../test/standins/index.js';
+import { CHAT_MODEL, wireModels } from '../../chat/test-fixtures.js';
+import {
+  answerText,
+  editorDsl,
+  llmParams,
+  postRun,
+  saveCanvas,
+  toolAwareReply,
+  trail,
+} from '../canvas/test-support.js';
+
+let server: TestServer;
+let llm: Standin;
+let mcp: McpStandin;
+let owner: TestUser;
+let stranger: TestUser;
+let mcpId = '';
+let lookupTool: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  mcp = await startMcpStandin();
+  llm = await startOpenAIStandin({ reply: toolAwareReply });
+  server = await startTestServer({ MODEL_MAX_RETRIES: '0' });
+  owner = await newUser(server, 'mcpagent');
+  stranger = await newUser(server, 'mcpother');
+  await wireModels(server, owner, llm);
+  await wireModels(server, stranger, llm);
+  const res = await call<{ id: string; variables: { tools: Record<string, Record<string, unknown>> } }>(
+    server,
+    '/v1/mcp_server/create',
+    {
+      token: owner.token,
+      body: { name: 'Lookup', url: mcp.streamableUrl, server_type: 'streamable-http' },
+    },
+  );
+  mcpId = res.body.data!.id;
+  lookupTool = res.body.data!.variables.tools.lookup;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await llm?.close();
+  await mcp?.close();
+});
+
+function agentFlow(id: string) {
+  return editorDsl([
+    { id: 'begin', name: 'begin', downstream: ['Agent:Asker'] },
+    {
+      id: 'Agent:Asker',
+      name: 'Asker',
+      params: {
+        ...llmParams(CHAT_MODEL, '{sys.query}'),
+        max_rounds: 2,
+        mcp: [{ mcp_id: id, tools: { lookup: lookupTool } }],
+      },
+      downstream: ['Message:Out'],
+    },
+    { id: 'Message:Out', name: 'Out', params: { content: ['{Agent:Asker@content}'] } },
+  ]);
+}
+
+type Step = { tool_name: string; arguments: Record<string, unknown>; result: string; elapsed_time: number };
+
+async function traceOf(canvasId: string, frames: Array<Record<string, unknown>>) {
+  const messageId = String(frames[0].message_id);
+  const log = await call<{ trace: Array<{ component_id: string; trace: Step[] }> }>(
+    server,
+    `/v1/canvas/trace?canvas_id=${canvasId}&message_id=${messageId}`,
+  );
+  return log.body.data!.trace.flatMap((t) => t.trace);
+}
+
+describe('Agent with MCP tools', () => {
+  it('calls the MCP tool through function calling; the call is in the trace', async () => {
+    const canvas = await saveCanvas(server, owner, { title: 'MCP agent', dsl: agentFlow(mcpId) });
+    const before = mcp.calls.length;
+    const r = await postRun(server, '/v1/canvas/completion', { id: canvas.id, query: 'tides' }, owner.token);
+    expect(trail(r.frames).at(-1)).toBe('workflow_finished');
+    expect(mcp.calls.slice(before)).toEqual([{ name: 'lookup', args: { query: 'tides' } }]);
+    expect(answerText(r.frames)).toContain('From the tool: MCP says: tides');
+    const offered = llm
+      .modelCalls()
+      .map((c) => c.body as OpenAIChatBody)
+      .find((b) => Array.isArray(b.tools))!;
+    expect(offered.tools).toContainEqual({
+      type: 'function',
+      function: expect.objectContaining({ name: 'lookup', description: 'Looks a query up' }),
+    });
+    const steps = await traceOf(canvas.id, r.frames);
+    const step = steps.find((s) => s.tool_name === 'lookup')!;
+    expect(step).toMatchObject({ arguments: { query: 'tides' }, result: 'MCP says: tides' });
+    expect(step.elapsed_time).toBeGreaterThanOrEqual(0);
+  });
+
+  it("another tenant's canvas naming the server's id gets a tool error, and the server is not called", async () => {
+    const canvas = await saveCanvas(server, stranger, { title: 'Borrowed', dsl: agentFlow(mcpId) });
+    const before = mcp.calls.length;
+    const r = await postRun(server, '/v1/canvas/completion', { id: canvas.id, query: 'tides' }, stranger.token);
+    expect(trail(r.frames).at(-1)).toBe('workflow_finished');
+    expect(mcp.calls.length).toBe(before);
+    const step = (await traceOf(canvas.id, r.frames)).find((s) => s.tool_name === 'lookup')!;
+    expect(step.result).toBe(`Error: Cannot find MCP server ${mcpId}`);
+  });
+});
