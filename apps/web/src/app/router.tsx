@@ -12,6 +12,7 @@ const SettingsLayout = lazy(() => import('../features/settings/SettingsLayout'))
 const ProfilePage = lazy(() => import('../features/settings/ProfilePage'));
 const PasswordPage = lazy(() => import('../features/settings/PasswordPage'));
 const ApiKeysPage = lazy(() => import('../features/settings/ApiKeysPage'));
+const McpPage = lazy(() => import('../features/settings/McpPage'));
 const ModelProvidersPage = lazy(() => import('../features/models/ModelProvidersPage'));
 const TeamPage = lazy(() => import('../features/settings/TeamPage'));
 const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeListPage'));
@@ -76,6 +77,7 @@ export const router = createBrowserRouter([
           { path: 'model', element: page(<ModelProvidersPage />) },
           { path: 'team', element: page(<TeamPage />) },
           { path: 'api', element: page(<ApiKeysPage />) },
+          { path: 'mcp', element: page(<McpPage />) },
         ],
       },
       { path: '*', element: page(<NotFoundPage />) },

@@ -6,6 +6,7 @@ import {
   TeamOutlined,
   UserOutlined,
   CloudServerOutlined,
+  DeploymentUnitOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -15,6 +16,7 @@ const SECTIONS = [
   { key: 'model', icon: <CloudServerOutlined /> },
   { key: 'team', icon: <TeamOutlined /> },
   { key: 'api', icon: <ApiOutlined /> },
+  { key: 'mcp', icon: <DeploymentUnitOutlined /> },
 ] as const;
 
 export default function SettingsLayout() {
