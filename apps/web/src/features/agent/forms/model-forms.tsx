@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CATALOGUE } from '@lectern/agent-core/editor';
 import { useAllKbs } from '../../../api/kb';
 import { initialForm } from '../lib/node-factory';
+import { McpField } from './McpField';
 import {
   BoolField,
   ModelField,
@@ -109,6 +110,7 @@ export function AgentForm({ ctx }: { ctx: FieldContext }) {
               }}
             />
           </Form.Item>
+          <McpField ctx={ctx} />
         </>
       )}
       <ExceptionFields ctx={ctx} />

@@ -33,8 +33,9 @@ export function McpImportDialog({ onClose }: { onClose: () => void }) {
       if (!alreadyShown(r)) setError(r.message);
       return;
     }
-    const failed = r.data.results.filter((x) => !x.success);
-    const ok = r.data.results.length - failed.length;
+    const results = r.data?.results ?? [];
+    const failed = results.filter((x) => !x.success);
+    const ok = results.length - failed.length;
     feedback.success(t('mcp.importDone', { ok, failed: failed.length }));
     if (failed.length === 0) onClose();
     else setFailures(failed.map((x) => t('mcp.importFailed', { name: x.server, reason: x.message ?? '' })));

@@ -55,7 +55,7 @@ export function McpServerDialog({ server, onClose }: { server: McpServer | 'new'
     setTesting(false);
     setOutcome(
       result.code === 0
-        ? { ok: true, text: t('mcp.connectionOk', { count: result.data.length }) }
+        ? { ok: true, text: t('mcp.connectionOk', { count: result.data?.length ?? 0 }) }
         : { ok: false, text: result.message },
     );
   };

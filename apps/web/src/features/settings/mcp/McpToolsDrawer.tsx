@@ -19,7 +19,7 @@ function ToolPanel({ server, tool }: { server: McpServer; tool: McpTool }) {
     setRunning(true);
     const r = await testMcpTool({ mcp_id: server.id, tool_name: tool.name, arguments: parsed });
     setRunning(false);
-    setResult(r.code === 0 ? { ok: true, text: r.data } : { ok: false, text: r.message });
+    setResult(r.code === 0 ? { ok: true, text: r.data ?? '' } : { ok: false, text: r.message });
   };
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
@@ -60,7 +60,7 @@ export function McpToolsDrawer({ server, onClose }: { server: McpServer; onClose
     setTools(null);
     setError(null);
     const r = await listMcpTools([server.id]);
-    if (r.code === 0) setTools(r.data[server.id] ?? []);
+    if (r.code === 0) setTools(r.data?.[server.id] ?? []);
     else setError(r.message);
   }, [server.id]);
   useEffect(() => void load(), [load]);

@@ -1,9 +1,11 @@
+import type { JsonValue } from '@lectern/shared';
+
 /** JSON-object text fields of the MCP forms: parse, and the antd rule that checks them. */
-export function parseObject(text: string | undefined): Record<string, unknown> | null {
+export function parseObject(text: string | undefined): Record<string, JsonValue> | null {
   if (!text || !text.trim()) return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, JsonValue>) : null;
   } catch {
     return null;
   }
