@@ -49,6 +49,7 @@ describe('MCP servers in the browser', () => {
       acceptDownloads: true,
     });
     const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
     await registerAndSignIn(page, { nickname: 'Ada', email: `ada.${Date.now()}@example.com`, password: 'mcp-password-1' });
 
     await page.goto('/user-setting/profile');
@@ -113,5 +114,5 @@ describe('MCP servers in the browser', () => {
     await page.getByRole('row', { name: /Imported/ }).waitFor({ state: 'detached' });
     await expect.poll(async () => (await servers(page)).map((s) => s.name), POLL).toEqual(['Stand-in']);
     await context.close();
-  });
+  }, 240_000); // one long flow on a shared, loaded machine
 });
