@@ -35,7 +35,9 @@ async function servers(page: Page) {
     body: '{}',
   });
   const body = (await res.json()) as {
-    data: { mcp_servers: Array<{ name: string; variables: { tools: Record<string, { enabled: boolean }> } }> };
+    data: {
+      mcp_servers: Array<{ name: string; variables: { tools: Record<string, { enabled: boolean }> } }>;
+    };
   };
   return body.data.mcp_servers;
 }
@@ -50,7 +52,11 @@ describe('MCP servers in the browser', () => {
     });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
-    await registerAndSignIn(page, { nickname: 'Ada', email: `ada.${Date.now()}@example.com`, password: 'mcp-password-1' });
+    await registerAndSignIn(page, {
+      nickname: 'Ada',
+      email: `ada.${Date.now()}@example.com`,
+      password: 'mcp-password-1',
+    });
 
     await page.goto('/user-setting/profile');
     await page.getByRole('link', { name: 'MCP servers' }).click();
@@ -95,7 +101,10 @@ describe('MCP servers in the browser', () => {
     await importer.getByRole('button', { name: 'Import' }).click();
     await page.getByText('1 imported, 0 failed.').first().waitFor();
     await importer.waitFor({ state: 'detached' });
-    await page.getByRole('row', { name: /Imported/ }).getByText('Tools: 3').waitFor();
+    await page
+      .getByRole('row', { name: /Imported/ })
+      .getByText('Tools: 3')
+      .waitFor();
 
     // Export both as a file in the mcpServers format.
     const [download] = await Promise.all([

@@ -32,8 +32,10 @@ function useInvalidating<A, R extends { code: number }>(fn: (arg: A) => Promise<
   });
 }
 
-export const useCreateMcpServer = () => useInvalidating((body: McpCreateBody) => callRoute(c.create, { body }));
-export const useUpdateMcpServer = () => useInvalidating((body: McpUpdateBody) => callRoute(c.update, { body }));
+export const useCreateMcpServer = () =>
+  useInvalidating((body: McpCreateBody) => callRoute(c.create, { body }));
+export const useUpdateMcpServer = () =>
+  useInvalidating((body: McpUpdateBody) => callRoute(c.update, { body }));
 export const useRemoveMcpServers = () =>
   useInvalidating((ids: string[]) => callRoute(c.rm, { body: { mcp_ids: ids } }));
 export const useImportMcpServers = () =>

@@ -61,7 +61,8 @@ async function importOne(
       name: unique,
       url,
       server_type,
-      description: typeof (entry as Json).description === 'string' ? String((entry as Json).description) : null,
+      description:
+        typeof (entry as Json).description === 'string' ? String((entry as Json).description) : null,
       headers,
       variables: { ...variables, tools },
     });

@@ -111,7 +111,12 @@ describe('Agent with MCP tools', () => {
   it("another tenant's canvas naming the server's id gets a tool error, and the server is not called", async () => {
     const canvas = await saveCanvas(server, stranger, { title: 'Borrowed', dsl: agentFlow(mcpId) });
     const before = mcp.calls.length;
-    const r = await postRun(server, '/v1/canvas/completion', { id: canvas.id, query: 'tides' }, stranger.token);
+    const r = await postRun(
+      server,
+      '/v1/canvas/completion',
+      { id: canvas.id, query: 'tides' },
+      stranger.token,
+    );
     expect(trail(r.frames).at(-1)).toBe('workflow_finished');
     expect(mcp.calls.length).toBe(before);
     const step = (await traceOf(canvas.id, r.frames)).find((s) => s.tool_name === 'lookup')!;

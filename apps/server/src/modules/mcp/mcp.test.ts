@@ -14,10 +14,11 @@ let owner: TestUser;
 let stranger: TestUser;
 let deadUrl = '';
 
-type Row = { id: string; name: string; variables: { tools?: Record<string, { enabled?: boolean }> } } & Record<
-  string,
-  unknown
->;
+type Row = {
+  id: string;
+  name: string;
+  variables: { tools?: Record<string, { enabled?: boolean }> };
+} & Record<string, unknown>;
 
 /** A port nothing listens on. */
 async function closedPortUrl(): Promise<string> {
@@ -157,9 +158,10 @@ describe('create, detail, list, update', () => {
     const broken = await post('test_tool', { mcp_id: http.id, tool_name: 'broken', arguments: {} });
     expect(broken.body.code).toBe(105);
     expect(broken.body.message).toMatch(/^Test MCP error: MCP server error: .*no data today/);
-    expect(
-      (await post('test_tool', { mcp_id: http.id, tool_name: '', arguments: {} })).body,
-    ).toMatchObject({ code: 102, message: 'Require provide tool name and arguments.' });
+    expect((await post('test_tool', { mcp_id: http.id, tool_name: '', arguments: {} })).body).toMatchObject({
+      code: 102,
+      message: 'Require provide tool name and arguments.',
+    });
     expect(
       (await post('test_tool', { mcp_id: http.id, tool_name: 'add', arguments: 'x' })).body.message,
     ).toBe('Require provide tool name and arguments.');
@@ -192,7 +194,9 @@ describe('bad input', () => {
     );
     expect((await post('create', { ...base, url: 'not a url' })).body.message).toBe('Invalid url.');
     await create({ ...base, name: 'Twin' });
-    expect((await post('create', { ...base, name: 'Twin' })).body.message).toBe('Duplicated MCP server name.');
+    expect((await post('create', { ...base, name: 'Twin' })).body.message).toBe(
+      'Duplicated MCP server name.',
+    );
     // the same name in another tenant is fine
     expect((await post('create', { ...base, name: 'Twin' }, stranger)).body.code).toBe(0);
     expect((await post('create', { name: 'x' })).body).toMatchObject({
@@ -232,10 +236,16 @@ describe('bad input', () => {
     const dead = await post('test_mcp', { url: deadUrl, server_type: 'streamable-http', timeout: 3 });
     expect(dead.body).toMatchObject({ code: 105, message: expect.stringMatching(/^Test MCP error: /) });
     // a private address outside LECTERN_SSRF_ALLOW is refused by the outbound guard
-    const blocked = await post('test_mcp', { url: 'http://10.255.255.1/mcp', server_type: 'sse', timeout: 3 });
+    const blocked = await post('test_mcp', {
+      url: 'http://10.255.255.1/mcp',
+      server_type: 'sse',
+      timeout: 3,
+    });
     expect(blocked.body.code).toBe(105);
     expect(blocked.body.message).toMatch(/private|not allowed|blocked/i);
-    const anon = await call(server, '/v1/mcp_server/test_mcp', { body: { url: mcp.sseUrl, server_type: 'sse' } });
+    const anon = await call(server, '/v1/mcp_server/test_mcp', {
+      body: { url: mcp.sseUrl, server_type: 'sse' },
+    });
     expect(anon.status).toBe(401);
   });
 });
@@ -273,7 +283,12 @@ describe('import, export, rm', () => {
       },
     });
     const [exported, plain, broken, noUrl] = imp.body.data!.results;
-    expect(exported).toMatchObject({ server: 'Exported', success: true, action: 'created', new_name: 'Exported_0' });
+    expect(exported).toMatchObject({
+      server: 'Exported',
+      success: true,
+      action: 'created',
+      new_name: 'Exported_0',
+    });
     expect(plain).toMatchObject({ server: 'Plain', success: true, new_name: 'Plain' });
     expect(broken).toEqual({ server: 'Broken', success: false, message: 'Unsupported MCP server type.' });
     expect(noUrl).toEqual({ server: 'NoUrl', success: false, message: 'Invalid url.' });
@@ -281,7 +296,9 @@ describe('import, export, rm', () => {
       mcpServers: { Exported: exp.body.data!.mcpServers.Exported },
     });
     expect(again.body.data!.results[0].new_name).toBe('Exported_1');
-    const plainRow = await call<Row>(server, `/v1/mcp_server/detail?mcp_id=${plain.id}`, { token: owner.token });
+    const plainRow = await call<Row>(server, `/v1/mcp_server/detail?mcp_id=${plain.id}`, {
+      token: owner.token,
+    });
     expect(plainRow.body.data).toMatchObject({
       headers: { Authorization: 'Bearer ${authorization_token}' },
       variables: { authorization_token: 'tok-2' },
@@ -298,7 +315,10 @@ describe('import, export, rm', () => {
   it('rm: foreign ids refuse the whole request; own ids go', async () => {
     const a = await create({ name: 'Doomed', url: mcp.sseUrl, server_type: 'sse' });
     const res = await post('rm', { mcp_ids: [a.id] }, stranger);
-    expect(res.body).toMatchObject({ code: 102, message: `Cannot find MCP server ${a.id} for user ${stranger.id}` });
+    expect(res.body).toMatchObject({
+      code: 102,
+      message: `Cannot find MCP server ${a.id} for user ${stranger.id}`,
+    });
     expect((await post('rm', { mcp_ids: [] })).body.message).toBe('No MCP server IDs provided.');
     expect((await post('rm', {})).body.code).toBe(101);
     expect((await post('rm', { mcp_ids: [a.id] })).body).toEqual({ code: 0, message: 'success', data: true });

@@ -36,7 +36,10 @@ export function presentMcpServer(r: McpServerRow): McpServer {
 }
 
 /** A listed tool with its `enabled` switch (from the cache; a tool not cached is enabled). */
-export function presentTool(tool: ListedMcpTool, cache: Record<string, Record<string, unknown>> = {}): McpTool {
+export function presentTool(
+  tool: ListedMcpTool,
+  cache: Record<string, Record<string, unknown>> = {},
+): McpTool {
   const enabled = cache[tool.name]?.enabled;
   return { ...(tool as McpTool), enabled: typeof enabled === 'boolean' ? enabled : true };
 }

@@ -221,7 +221,10 @@ export async function listServers(
   const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const orderby = q.orderby && ORDERABLE.has(q.orderby) ? q.orderby : 'create_time';
   const desc = (q.desc ?? 'true').toLowerCase() !== 'false';
-  let rows = query.selectAll().orderBy(sql.ref(orderby), desc ? 'desc' : 'asc').orderBy('id');
+  let rows = query
+    .selectAll()
+    .orderBy(sql.ref(orderby), desc ? 'desc' : 'asc')
+    .orderBy('id');
   if (q.page && q.page_size) rows = rows.limit(q.page_size).offset((q.page - 1) * q.page_size);
   return { rows: await rows.execute(), total: Number(total?.n ?? 0) };
 }

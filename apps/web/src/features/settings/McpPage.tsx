@@ -1,6 +1,13 @@
 import { useState } from 'react';
 import { Button, Empty, Popconfirm, Space, Table, Tag, Typography } from 'antd';
-import { DeleteOutlined, DownloadOutlined, EditOutlined, PlusOutlined, ToolOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EditOutlined,
+  PlusOutlined,
+  ToolOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
 import dayjs from 'dayjs';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import { useTranslation } from 'react-i18next';
@@ -101,7 +108,9 @@ export default function McpPage() {
           {
             title: t('mcp.updated'),
             dataIndex: 'update_time',
-            render: (ms: number) => <time dateTime={new Date(ms).toISOString()}>{dayjs(ms).format('LLL')}</time>,
+            render: (ms: number) => (
+              <time dateTime={new Date(ms).toISOString()}>{dayjs(ms).format('LLL')}</time>
+            ),
           },
           {
             title: t('common.actions'),

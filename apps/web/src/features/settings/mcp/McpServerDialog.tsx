@@ -110,7 +110,10 @@ export function McpServerDialog({ server, onClose }: { server: McpServer | 'new'
           extra={t('mcp.headersHint')}
           rules={[objectRule(t('mcp.invalidJson'))]}
         >
-          <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder='{"Authorization": "Bearer ${token}"}' />
+          <Input.TextArea
+            autoSize={{ minRows: 2, maxRows: 8 }}
+            placeholder='{"Authorization": "Bearer ${token}"}'
+          />
         </Form.Item>
         <Form.Item label={t('mcp.variables')} name="variables" rules={[objectRule(t('mcp.invalidJson'))]}>
           <Input.TextArea autoSize={{ minRows: 2, maxRows: 8 }} placeholder='{"token": "…"}' />

@@ -5,7 +5,9 @@ export function parseObject(text: string | undefined): Record<string, JsonValue>
   if (!text || !text.trim()) return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, JsonValue>) : null;
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, JsonValue>)
+      : null;
   } catch {
     return null;
   }
