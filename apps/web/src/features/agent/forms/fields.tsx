@@ -212,6 +212,7 @@ export function ModelField(props: FieldProps) {
       <Select
         showSearch
         allowClear
+        optionFilterProp="label"
         aria-label={typeof props.label === 'string' ? props.label : name}
         value={(ctx.form[name] as string) || undefined}
         options={options}

@@ -128,6 +128,7 @@ export function RetrievalForm({ ctx }: { ctx: FieldContext }) {
         <Select
           mode="multiple"
           aria-label={t('agent.form.knowledgeBases')}
+          optionFilterProp="label"
           loading={kbs.isPending}
           value={(ctx.form.kb_ids as string[]) ?? []}
           options={(kbs.data ?? []).map((kb) => ({ value: kb.id, label: kb.name }))}
