@@ -159,7 +159,7 @@ async function createAgent(card: Locator, title: string | null): Promise<string>
 describe('the agent editor in the browser', () => {
   it(
     'builds Begin → Retrieval → Agent → Message from the palette, runs it, streams the answer with node states',
-    { timeout: 150_000 },
+    { timeout: 180_000 },
     async () => {
       await registerAndSignIn(page, { nickname: 'Ada', email, password });
       await setUpModelsAndKnowledge();
