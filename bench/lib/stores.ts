@@ -11,6 +11,7 @@ import { PgChunkIndex } from '../../apps/server/src/chunk-index/pg-index.js';
 import { SqliteChunkIndex } from '../../apps/server/src/chunk-index/sqlite-index.js';
 import { createStoredTextThread } from '../../apps/server/src/chunk-index/pg-text-pool.js';
 import { createTokenizer } from '../../apps/server/src/chunk-index/tokenize-pool.js';
+import { createSearchThreads } from '../../apps/server/src/chunk-index/search-pool.js';
 
 export type StoreName = 'sqlite' | 'postgres';
 
@@ -65,8 +66,8 @@ async function benchDatabase(base: string, name: string, fresh: boolean): Promis
 }
 
 /**
- * Opens a store; `thread` gives it the tokenizing thread the server gives it (the SQLite index's
- * tokenizer, the PostgreSQL index's stored-text thread).
+ * Opens a store; `thread` gives it the threads the server gives it (the SQLite index's tokenizer and
+ * search threads, the PostgreSQL index's stored-text thread).
  */
 export async function openStore(
   name: StoreName,
@@ -77,7 +78,8 @@ export async function openStore(
     const file = path.join(opts.dir, 'index.sqlite');
     if (opts.fresh) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     const tokenizer = opts.thread ? createTokenizer() : null;
-    const index = new SqliteChunkIndex(file, tokenizer);
+    const searchThreads = opts.thread ? createSearchThreads() : null;
+    const index = new SqliteChunkIndex(file, tokenizer, searchThreads);
     return {
       name,
       index,
@@ -87,6 +89,7 @@ export async function openStore(
       close: async () => {
         await index.close();
         await tokenizer?.close();
+        await searchThreads?.close();
       },
     };
   }

@@ -43,6 +43,8 @@ import { prunedWindow } from './sqlite-prune.js';
 import { executeSearch, quote, StatementCache } from './sqlite-search.js';
 import { editTags, tagCounts } from './sqlite-tags.js';
 import type { Tokenizer } from './tokenize-pool.js';
+import type { SearchThreads } from './search-pool.js';
+import { WorkerJobError } from '../util/worker-pool.js';
 
 const FTS_INSERT = `INSERT INTO chunk_fts(rowid, flt, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`;
 const CHUNK_INSERT = `INSERT INTO chunk(rid, ${ROW_COLUMNS.join(', ')}) VALUES (?, ${ROW_COLUMNS.map(() => '?').join(', ')})`;
@@ -93,10 +95,14 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** Rows written by this process (invalidates cached document frequencies). */
   private writes = 0;
 
-  /** `tokenizer`: a thread that tokenizes bulk upserts (chunk-index/tokenize-pool.ts); inline without one. */
+  /**
+   * `tokenizer`: a thread that tokenizes bulk upserts (chunk-index/tokenize-pool.ts); inline without one.
+   * `searchThreads`: threads that run searches on read-only connections (search-pool.ts); inline without.
+   */
   constructor(
     file: string,
     private readonly tokenizer: Tokenizer | null = null,
+    private readonly searchThreads: SearchThreads | null = null,
   ) {
     this.file = file;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -328,6 +334,14 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {
+    if (this.searchThreads && this.file !== ':memory:') {
+      try {
+        return await this.searchThreads.search(this.file, req, this.pruning);
+      } catch (err) {
+        // A thread that died (memory, crash, time) is replaced by the pool; this search runs here.
+        if (!(err instanceof WorkerJobError)) throw err;
+      }
+    }
     return this.searchSync(req, this.pruning);
   }
 

@@ -1,0 +1,29 @@
+/**
+ * Threads that run searches of the SQLite chunk index (sqlite-search.worker.ts) so that scoring and
+ * vector search never block the API's event loop. Each thread reads the index file through its own
+ * read-only connection; writes stay on the index object's connection.
+ */
+import { WorkerPool } from '../util/worker-pool.js';
+import type { SearchRequest, SearchResult } from './chunk-index.js';
+
+/** Search threads by default: two (each search is single-threaded; the API keeps its own thread). */
+export const SEARCH_THREADS = 2;
+
+export interface SearchThreads {
+  search(file: string, request: SearchRequest, prune: boolean): Promise<SearchResult>;
+  close(): Promise<void>;
+}
+
+export function createSearchThreads(size = SEARCH_THREADS): SearchThreads {
+  const pool = new WorkerPool({
+    entry: 'chunk-index/sqlite-search.worker',
+    size,
+    isolation: 'thread',
+    maxHeapMb: 512,
+    defaultTimeoutMs: 60_000,
+  });
+  return {
+    search: (file, request, prune) => pool.run<SearchResult>('search', { file, request, prune }),
+    close: () => pool.close(),
+  };
+}
