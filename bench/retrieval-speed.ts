@@ -9,11 +9,9 @@
  *
  *   npx tsx bench/retrieval-speed.ts [--chunks 100000] [--queries 200] [--skip-common 0] [--dir …]
  *                                    [--store sqlite|postgres|both] [--pg-url postgres://…] [--json]
- *                                    [--exhaustive]
  */
 import os from 'node:os';
 import path from 'node:path';
-import { SqliteChunkIndex } from '../apps/server/src/chunk-index/sqlite-index.js';
 import { retrieve } from '../apps/server/src/search/retrieval.js';
 import { machine, summarize, type Summary } from './lib/stats.js';
 import { openStore, pgBaseUrl, storesFromArgs, type StoreName } from './lib/stores.js';
@@ -49,8 +47,6 @@ async function runStore(name: StoreName): Promise<StoreRun> {
     thread: true,
   });
   const index = store.index;
-  // --exhaustive: the SQLite index scores every match (no MaxScore pruning), for before/after figures.
-  if (args.includes('--exhaustive') && index instanceof SqliteChunkIndex) index.pruning = false;
   const corpus = new SyntheticCorpus();
   let buildSeconds: number | null = null;
   if ((await store.chunks()) !== chunks) {

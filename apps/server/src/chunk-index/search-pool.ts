@@ -10,7 +10,7 @@ import type { SearchRequest, SearchResult } from './chunk-index.js';
 export const SEARCH_THREADS = 2;
 
 export interface SearchThreads {
-  search(file: string, request: SearchRequest, prune: boolean): Promise<SearchResult>;
+  search(file: string, request: SearchRequest): Promise<SearchResult>;
   close(): Promise<void>;
 }
 
@@ -23,7 +23,7 @@ export function createSearchThreads(size = SEARCH_THREADS): SearchThreads {
     defaultTimeoutMs: 60_000,
   });
   return {
-    search: (file, request, prune) => pool.run<SearchResult>('search', { file, request, prune }),
+    search: (file, request) => pool.run<SearchResult>('search', { file, request }),
     close: () => pool.close(),
   };
 }

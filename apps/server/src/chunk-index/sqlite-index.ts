@@ -39,7 +39,6 @@ import {
   type ChunkRow,
 } from './sqlite-schema.js';
 import { RidAllocator } from './sqlite-rids.js';
-import { prunedWindow } from './sqlite-prune.js';
 import { executeSearch, quote, StatementCache } from './sqlite-search.js';
 import { editTags, tagCounts } from './sqlite-tags.js';
 import type { Tokenizer } from './tokenize-pool.js';
@@ -87,11 +86,6 @@ export class SqliteChunkIndex implements ChunkIndex {
   private spans: { list: Array<[number, number]>; at: number } | null = null;
   private readonly rids: RidAllocator;
   private readonly dfCache = new Map<string, { df: number; at: number; writes: number }>();
-  /** Keyword-only searches prune (sqlite-prune.ts); false: always the exhaustive statement. */
-  pruning = true;
-  private rowTokensSet: boolean | null = null;
-  /** Whether the last search was answered by pruning (tests). */
-  lastSearchPruned = false;
   /** Rows written by this process (invalidates cached document frequencies). */
   private writes = 0;
 
@@ -125,12 +119,6 @@ export class SqliteChunkIndex implements ChunkIndex {
     for (const t of tables) this.vecDims.add(Number(t.slice(4)));
     this.statements = new StatementCache(this.db);
     this.rids = new RidAllocator(this.statements);
-    // A new (empty) index writes row tokens from its first row on (sqlite-schema.ts).
-    this.db
-      .prepare(
-        "INSERT OR IGNORE INTO index_meta(key, value) SELECT 'row_tokens', '1' WHERE NOT EXISTS (SELECT 1 FROM chunk)",
-      )
-      .run();
   }
 
   /** Size of the index file (and its WAL) in bytes. */
@@ -199,7 +187,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       rid = this.rids.alloc(slot, kind);
       this.statements.get(CHUNK_INSERT).run(rid, ...rowValues(r, vecDim));
     }
-    this.statements.get(FTS_INSERT).run(rid, ...ftsValues(r, rid, texts));
+    this.statements.get(FTS_INSERT).run(rid, ...ftsValues(r, texts));
     if (r.vector && vecDim > 0) {
       const table = this.vecTable(vecDim, true)!;
       this.statements
@@ -336,44 +324,20 @@ export class SqliteChunkIndex implements ChunkIndex {
   async search(req: SearchRequest): Promise<SearchResult> {
     if (this.searchThreads && this.file !== ':memory:') {
       try {
-        return await this.searchThreads.search(this.file, req, this.pruning);
+        return await this.searchThreads.search(this.file, req);
       } catch (err) {
         // A thread that died (memory, crash, time) is replaced by the pool; this search runs here.
         if (!(err instanceof WorkerJobError)) throw err;
       }
     }
-    return this.searchSync(req, this.pruning);
-  }
-
-  /** One search on this thread; `prune` false forces the exhaustive statement (tests, benches). */
-  searchSync(req: SearchRequest, prune = true): SearchResult {
-    const rowTokens = this.hasRowTokens();
-    this.lastSearchPruned = false;
     return executeSearch(
       {
         statements: this.statements,
         slotOf: (kbId) => this.rids.slotOf(kbId, false),
         vecTable: (dim) => this.vecTable(dim, false),
-        pruned:
-          prune && rowTokens
-            ? (r, ranges) => {
-                const rows = prunedWindow({ statements: this.statements }, r, ranges);
-                this.lastSearchPruned = rows !== null;
-                return rows;
-              }
-            : undefined,
       },
       req,
     );
-  }
-
-  /** Whether every FTS row carries its row token (indexes created before them do not: no pruning). */
-  hasRowTokens(): boolean {
-    if (this.rowTokensSet === null) {
-      const v = this.statements.get("SELECT value FROM index_meta WHERE key = 'row_tokens'").pluck().get();
-      this.rowTokensSet = v === '1';
-    }
-    return this.rowTokensSet;
   }
 
   private countTerm(term: string, total: number): number {
@@ -479,7 +443,7 @@ export class SqliteChunkIndex implements ChunkIndex {
         if (row.vec_dim > 0 && this.vecDims.has(row.vec_dim)) {
           this.statements.get(`UPDATE vec_${row.vec_dim} SET rid = ? WHERE rid = ?`).run(rid, row.rid);
         }
-        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, rid, columnTexts(tokenFields(rec))));
+        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, columnTexts(tokenFields(rec))));
       }
       return rows.length;
     });

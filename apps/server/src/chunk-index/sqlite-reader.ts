@@ -4,19 +4,17 @@
  * for the writer (the index object on the main thread) and see every transaction it committed before
  * the search was sent; each search is one read transaction (one snapshot for its several statements).
  * Nothing derived from the data is cached across searches but the existence of vector tables (they are
- * never dropped) and the row-token flag (set when the index is created).
+ * never dropped): KB slots are read per search (a deleted and re-created KB gets a new slot).
  */
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import type { SearchRequest, SearchResult } from './chunk-index.js';
-import { prunedWindow } from './sqlite-prune.js';
 import { executeSearch, StatementCache } from './sqlite-search.js';
 
 export class SqliteIndexReader {
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
   private readonly vecTables = new Set<number>();
-  private rowTokens: boolean | null = null;
 
   constructor(readonly file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
@@ -40,16 +38,7 @@ export class SqliteIndexReader {
     return `vec_${dim}`;
   }
 
-  private hasRowTokens(): boolean {
-    if (this.rowTokens === null) {
-      const v = this.statements.get("SELECT value FROM index_meta WHERE key = 'row_tokens'").pluck().get();
-      this.rowTokens = v === '1';
-    }
-    return this.rowTokens;
-  }
-
-  search(req: SearchRequest, prune = true): SearchResult {
-    const rowTokens = prune && this.hasRowTokens();
+  search(req: SearchRequest): SearchResult {
     const slot = this.statements.get('SELECT slot FROM kb_slot WHERE kb_id = ?').pluck();
     return this.db.transaction(() =>
       executeSearch(
@@ -57,7 +46,6 @@ export class SqliteIndexReader {
           statements: this.statements,
           slotOf: (kbId) => (slot.get(kbId) as number | undefined) ?? null,
           vecTable: (dim) => this.vecTable(dim),
-          pruned: rowTokens ? (r, ranges) => prunedWindow({ statements: this.statements }, r, ranges) : undefined,
         },
         req,
       ),

@@ -6,10 +6,8 @@
  *   and `kind` is 0 graph record disabled, 1 chunk disabled, 2 chunk enabled, 3 graph record enabled.
  *   Every filter of a read (KB, availability, graph records) is therefore one rowid range per KB,
  *   which FTS5 applies while walking its posting lists, before any scoring.
- * - `chunk_fts`: contentless FTS5 (deletable) over the weighted token fields, plus `flt` holding one
- *   token per row, `d<doc>.r<rid>` (rowToken): a document filter is the prefix `d<doc>.` and a set of
- *   rows is an OR of their tokens (sqlite-prune.ts). One token, so the row length that BM25 sees is
- *   unchanged; indexes written before it hold `d<doc>` alone (`index_meta.row_tokens` unset);
+ * - `chunk_fts`: contentless FTS5 (deletable) over the weighted token fields, plus `flt` holding the
+ *   document token `d<doc>` for document filters;
  * - `vec_<dim>`: one table per embedding dimension, unit-normalized float32 blobs, scored with
  *   sqlite-vec's distance functions (see sqlite-search.ts for why these are plain tables, not vec0).
  * rids stay below 2⁵³ (23 slot bits), so they are exact JavaScript numbers.
@@ -64,7 +62,6 @@ export const TEXT_COLUMNS = [
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS kb_slot (kb_id TEXT PRIMARY KEY, slot INTEGER NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS chunk (
   rid INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
@@ -115,19 +112,9 @@ export function columnTexts(f: TokenFields): string[] {
   return TEXT_COLUMNS.map((c) => f[c].join(' '));
 }
 
-/** The `flt` token of a row: its document's token, `.r`, its rid in base 36. */
-export function rowToken(docId: string, rid: number): string {
-  return `${idToken('d', docId)}.r${rid.toString(36)}`;
-}
-
-/** FTS5 expression (for the `flt` column) of a document filter: old `d<doc>` tokens and `d<doc>.` prefixes. */
-export function docFilterExpression(docIds: string[]): string {
-  return docIds.map((d) => `${idToken('d', d)} OR "${idToken('d', d)}." *`).join(' OR ');
-}
-
-/** Values of an FTS row after its rowid: the row token, then `columnTexts`. */
-export function ftsValues(r: ChunkRecord, rid: number, texts: string[]): string[] {
-  return [rowToken(r.doc_id, rid), ...texts];
+/** Values of an FTS row after its rowid: the document token, then `columnTexts`. */
+export function ftsValues(r: ChunkRecord, texts: string[]): string[] {
+  return [idToken('d', r.doc_id), ...texts];
 }
 
 /** Row shape of `chunk` as better-sqlite3 returns it. */

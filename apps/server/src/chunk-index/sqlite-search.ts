@@ -35,7 +35,7 @@ import {
 } from './chunk-index.js';
 import { minimumShouldMatchCount } from './query.js';
 import {
-  docFilterExpression,
+  idToken,
   kindRange,
   ridRange,
   rowToRecord,
@@ -45,7 +45,7 @@ import {
 } from './sqlite-schema.js';
 
 const BM25_WEIGHTS = ['0', ...TEXT_COLUMNS.map((c) => String(FIELD_WEIGHTS[c]))].join(', ');
-export const TEXT_COLUMN_SET = `{${TEXT_COLUMNS.join(' ')}}`;
+const TEXT_COLUMN_SET = `{${TEXT_COLUMNS.join(' ')}}`;
 
 /** One token or phrase as an FTS5 string (double quotes doubled). */
 export function quote(token: string): string {
@@ -60,26 +60,23 @@ export function clauseExpression(c: TextClause): string {
 }
 
 /** FTS5 expression matching any of the clauses. */
-export function anyOf(clauses: TextClause[]): string {
+function anyOf(clauses: TextClause[]): string {
   return clauses.map((c) => `(${clauseExpression(c)})`).join(' OR ');
 }
 
 /** How a request scores text: its own choice, else presence with a query vector and BM25 without. */
-export function textScoringOf(req: SearchRequest): 'bm25' | 'presence' {
+function textScoringOf(req: SearchRequest): 'bm25' | 'presence' {
   return req.textScoring ?? (req.vector ? 'presence' : 'bm25');
 }
 
 /**
  * Full MATCH string of one clause: the token fields only, inside the document filter when there is
- * one (the KB/availability/graph filters are rowid ranges, see sqlite-schema.ts), or inside a set of
- * rows given by their `flt` tokens (sqlite-prune.ts). The `flt` column weighs 0 in bm25(), so these
- * phrases add exactly 0 to a row's score: a clause scores the same doubles with or without them.
+ * one (the KB/availability/graph filters are rowid ranges, see sqlite-schema.ts).
  */
-export function matchString(docIds: string[] | undefined, expr: string, rowTokens?: string[]): string {
+export function matchString(docIds: string[] | undefined, expr: string): string {
   const m = `${TEXT_COLUMN_SET} : (${expr})`;
-  if (rowTokens) return `flt : (${rowTokens.map(quote).join(' OR ')}) AND ${m}`;
   if (!docIds || docIds.length === 0) return m;
-  return `flt : (${docFilterExpression(docIds)}) AND ${m}`;
+  return `flt : (${docIds.map((d) => idToken('d', d)).join(' OR ')}) AND ${m}`;
 }
 
 /**
@@ -136,42 +133,6 @@ export function commonSplits(text: FullTextQuery): ClauseSplit[] {
   return splits;
 }
 
-/** Boost of a clause as scored: phrase and proximity clauses scaled by PHRASE_BOOST_SCALE. */
-export function scoredBoost(c: TextClause): number {
-  return c.tokens.length > 1 ? c.boost * PHRASE_BOOST_SCALE : c.boost;
-}
-
-/**
- * The `hits(rid, s, g)` rows of some clauses: one FTS5 MATCH per clause and rowid range, scored
- * boost·bm25() (or the boost alone with presence scoring); parameters are appended to `params`.
- */
-export function clauseHits(
-  req: SearchRequest,
-  clauses: TextClause[],
-  ranges: Array<[number, number]>,
-  params: unknown[],
-  split: ClauseSplit | null = null,
-  rowTokens?: string[],
-): string {
-  const parts: string[] = [];
-  const bm25 = textScoringOf(req) === 'bm25';
-  const score = bm25 ? `bm25(chunk_fts, ${BM25_WEIGHTS}) * ?` : '?';
-  const rare = split ? anyOf(split.rare) : '';
-  const common = new Set(split?.common);
-  for (const c of clauses) {
-    const boost = scoredBoost(c);
-    const expr = common.has(c) ? `(${rare}) AND (${clauseExpression(c)})` : clauseExpression(c);
-    const match = matchString(req.filter.docIds, expr, rowTokens);
-    for (const [lo, hi] of ranges) {
-      parts.push(
-        `SELECT rowid AS rid, ${score} AS s, ? AS g FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid BETWEEN ? AND ?`,
-      );
-      params.push(bm25 ? -boost : boost, c.group, match, lo, hi);
-    }
-  }
-  return parts.join(' UNION ALL ');
-}
-
 export interface EngineRow {
   rid: number;
   ts: number;
@@ -197,14 +158,27 @@ export function buildSearch(
   rankFeatures: boolean,
   msm: number,
   split: ClauseSplit | null = null,
-  rowTokens?: string[],
 ): SearchPlan {
   const params: unknown[] = [];
+  const parts: string[] = [];
   const bm25 = textScoringOf(req) === 'bm25';
   if (bm25 && split) throw new Error('common clauses are only split with presence scoring');
-  const hits = clauseHits(req, req.text.clauses, ranges, params, split, rowTokens);
+  const score = bm25 ? `bm25(chunk_fts, ${BM25_WEIGHTS}) * ?` : '?';
+  const rare = split ? anyOf(split.rare) : '';
+  const common = new Set(split?.common);
+  for (const c of req.text.clauses) {
+    const boost = c.tokens.length > 1 ? c.boost * PHRASE_BOOST_SCALE : c.boost;
+    const expr = common.has(c) ? `(${rare}) AND (${clauseExpression(c)})` : clauseExpression(c);
+    const match = matchString(req.filter.docIds, expr);
+    for (const [lo, hi] of ranges) {
+      parts.push(
+        `SELECT rowid AS rid, ${score} AS s, ? AS g FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid BETWEEN ? AND ?`,
+      );
+      params.push(bm25 ? -boost : boost, c.group, match, lo, hi);
+    }
+  }
   const need = minimumShouldMatchCount(msm, req.text.groups);
-  let sql = `WITH hits(rid, s, g) AS MATERIALIZED (${hits}), m AS (SELECT rid, SUM(s) AS ts FROM hits GROUP BY rid`;
+  let sql = `WITH hits(rid, s, g) AS MATERIALIZED (${parts.join(' UNION ALL ')}), m AS (SELECT rid, SUM(s) AS ts FROM hits GROUP BY rid`;
   if (need > 1) {
     sql += ' HAVING COUNT(DISTINCT g) >= ?';
     params.push(need);
@@ -281,11 +255,6 @@ export interface SearchEnv {
   statements: StatementCache;
   slotOf(kbId: string): number | null;
   vecTable(dim: number): string | null;
-  /**
-   * Keyword-only window without scoring every match (sqlite-prune.ts `prunedWindow`): the exhaustive
-   * window's rows, or null to run the exhaustive statement. Absent: always exhaustive.
-   */
-  pruned?: (req: SearchRequest, ranges: Array<[number, number]>) => EngineRow[] | null;
 }
 
 function hasRankFeatures(env: SearchEnv, kbIds: string[]): boolean {
@@ -336,14 +305,8 @@ export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult 
   const split = presence
     ? commonSplits(req.text).find((s) => countMatches(env, req, ranges, s.rare) >= need)
     : undefined;
-  const tags = Object.values(req.tagWeights ?? {}).some((w) => Number.isFinite(w) && w !== 0);
-  const pruned =
-    !presence && !req.vector && !rankFeatures && !tags && env.pruned ? env.pruned(req, ranges) : null;
   let rows = split ? run(split) : [];
-  if (pruned) {
-    const matched = countMatches(env, req, ranges, req.text.clauses);
-    rows = pruned.map((r) => ({ ...r, matched }));
-  } else if (!split || rows.length === 0 || rows[0].matched < need) rows = run(null);
+  if (!split || rows.length === 0 || rows[0].matched < need) rows = run(null);
   if (rows.length === 0) {
     if (req.offset <= 0) return none;
     // The window is past the end: report how many matched all the same.

@@ -1,7 +1,7 @@
 /**
  * Worker thread entry (util/run-in-worker.ts, protocol in util/worker-pool.ts) that runs searches of
  * the SQLite chunk index on a read-only connection (sqlite-reader.ts), one per index file:
- * - `search`: { file, request, prune } → SearchResult.
+ * - `search`: { file, request } → SearchResult.
  */
 import { parentPort } from 'node:worker_threads';
 import type { SearchRequest, SearchResult } from './chunk-index.js';
@@ -26,8 +26,8 @@ function reader(file: string): SqliteIndexReader {
 function handle(op: string, payload: unknown): SearchResult | 'pong' {
   if (op === 'ping') return 'pong';
   if (op === 'search') {
-    const p = payload as { file: string; request: SearchRequest; prune: boolean };
-    return reader(p.file).search(p.request, p.prune);
+    const p = payload as { file: string; request: SearchRequest };
+    return reader(p.file).search(p.request);
   }
   throw new Error(`sqlite-search.worker: unknown operation ${op}`);
 }

@@ -14,7 +14,9 @@ function chunks(kbId: string, n: number): ChunkRecord[] {
     kb_id: kbId,
     tenant_id: 'bench',
     docnm_kwd: `part ${Math.floor(i / 100)}.txt`,
-    content_with_weight: Array.from({ length: 120 }, (_, k) => WORDS[(i * 7 + k * k) % WORDS.length]).join(' '),
+    content_with_weight: Array.from({ length: 120 }, (_, k) => WORDS[(i * 7 + k * k) % WORDS.length]).join(
+      ' ',
+    ),
     important_kwd: [],
     question_kwd: [],
     tag_kwd: [],
@@ -79,12 +81,14 @@ describe('retrieval off the event loop', () => {
     const answers = await slow;
     const together = performance.now() - t;
     for (const a of answers) expect(a.code, a.message).toBe(0);
-    // While six searches ran (each as long as `alone`), the list kept answering: several times, each
-    // well under the time one search holds a thread (on the event loop, each would wait for it).
+    // While six searches ran (each as long as `alone`), the list kept answering: many times, typically
+    // in a fraction of the time one search holds a thread (on the event loop, each would wait for the
+    // searches queued before it). The median, not the worst: the machine running the tests is shared.
     expect(latencies.length, `alone ${alone} ms, together ${together} ms`).toBeGreaterThanOrEqual(3);
-    const worst = Math.max(...latencies);
-    expect(worst, `kb/list ${latencies.map((l) => l.toFixed(0)).join(', ')} ms; one search ${alone} ms`).toBeLessThan(
-      Math.max(alone / 2, 30),
-    );
+    const median = [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)];
+    expect(
+      median,
+      `kb/list ${latencies.map((l) => l.toFixed(0)).join(', ')} ms; one search ${alone} ms`,
+    ).toBeLessThan(Math.max(alone / 4, 25));
   }, 300_000);
 });
