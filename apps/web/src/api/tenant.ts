@@ -27,7 +27,7 @@ export function useJoinedTeams() {
   });
 }
 
-/** Any team change: memberships, and what is shared with the caller (KB lists), are re-read. */
+/** Any team change: memberships, and what is shared with the caller (KB and agent lists), are re-read. */
 function useTeamMutation<A>(run: (arg: A) => ReturnType<typeof callRoute>) {
   const client = useQueryClient();
   return useMutation({
@@ -36,6 +36,7 @@ function useTeamMutation<A>(run: (arg: A) => ReturnType<typeof callRoute>) {
       if (result.code !== 0) return;
       void client.invalidateQueries({ queryKey: tenantKeys.all });
       void client.invalidateQueries({ queryKey: ['kb'] });
+      void client.invalidateQueries({ queryKey: ['canvas'] });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { App, Avatar, Button, Card, Col, Empty, Input, Popconfirm, Row, Spin, Tag, Typography } from 'antd';
-import { DeleteOutlined, PlusOutlined, RobotOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PlusOutlined, RobotOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { useCanvasList, useRemoveCanvases } from '../../api/canvas';
@@ -94,6 +94,25 @@ export default function AgentListPage() {
                           {t('agent.list.updated', { time: dayjs(c.update_time).format('YYYY-MM-DD HH:mm') })}
                         </Typography.Text>{' '}
                         {c.permission === 'team' && <Tag>{t('agent.settings.team')}</Tag>}
+                        <div
+                          style={{
+                            display: 'flex',
+                            alignItems: 'center',
+                            gap: 6,
+                            marginTop: 6,
+                            fontSize: 12,
+                          }}
+                        >
+                          <Avatar
+                            size={20}
+                            src={c.tenant_avatar || undefined}
+                            icon={<UserOutlined />}
+                            alt=""
+                          />
+                          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                            {c.nickname}
+                          </Typography.Text>
+                        </div>
                       </>
                     }
                   />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Button, Empty, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
-import { UserAddOutlined } from '@ant-design/icons';
+import { Avatar, Button, Empty, Input, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { UserAddOutlined, UserOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { JoinedTeam, TeamMember } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
@@ -8,6 +9,16 @@ import { alreadyShown, type ApiResult } from '../../api/request';
 import { useAgree, useInvite, useJoinedTeams, useRemoveMember, useTeamMembers } from '../../api/tenant';
 import { useUserInfo } from '../../api/user';
 import { SectionHeading } from '../../components/SectionHeading';
+
+/** A person of a team row: picture and name. */
+function Person({ avatar, name }: { avatar: string | null; name: string }) {
+  return (
+    <Space size={8}>
+      <Avatar size={24} src={avatar || undefined} icon={<UserOutlined />} alt="" />
+      <span>{name}</span>
+    </Space>
+  );
+}
 
 /** Team settings (SPEC §2, API.md §3): members of my team, invitations to other teams, teams I joined. */
 export default function TeamPage() {
@@ -61,13 +72,34 @@ export default function TeamPage() {
         pagination={false}
         locale={{ emptyText: <Empty description={t('team.noMembers')} /> }}
         columns={[
-          { title: t('team.name'), dataIndex: 'nickname' },
+          {
+            title: t('team.name'),
+            dataIndex: 'nickname',
+            render: (_, row) => <Person avatar={row.avatar} name={row.nickname} />,
+          },
           { title: t('team.email'), dataIndex: 'email' },
           {
             title: t('team.role'),
             dataIndex: 'role',
-            render: (role: string) =>
-              role === 'invite' ? <Tag color="gold">{t('team.pending')}</Tag> : <Tag>{t('team.member')}</Tag>,
+            render: (role: string) => (role === 'invite' ? t('team.pending') : t('team.member')),
+          },
+          {
+            title: t('team.status'),
+            key: 'status',
+            render: (_, row) => (
+              <Space size={4} wrap>
+                {row.role === 'invite' ? (
+                  <Tag color="gold">{t('team.awaitingReply')}</Tag>
+                ) : (
+                  <Tag color="green">{t('team.active')}</Tag>
+                )}
+                {row.update_date && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t('team.since', { date: dayjs(row.update_date).format('YYYY-MM-DD') })}
+                  </Typography.Text>
+                )}
+              </Space>
+            ),
           },
           {
             title: '',
@@ -97,7 +129,11 @@ export default function TeamPage() {
         pagination={false}
         locale={{ emptyText: <Empty description={t('team.noInvitations')} /> }}
         columns={[
-          { title: t('team.owner'), dataIndex: 'nickname' },
+          {
+            title: t('team.owner'),
+            dataIndex: 'nickname',
+            render: (_, row) => <Person avatar={row.avatar} name={row.nickname} />,
+          },
           { title: t('team.email'), dataIndex: 'email' },
           {
             title: '',
@@ -139,7 +175,11 @@ export default function TeamPage() {
         pagination={false}
         locale={{ emptyText: <Empty description={t('team.noTeams')} /> }}
         columns={[
-          { title: t('team.owner'), dataIndex: 'nickname' },
+          {
+            title: t('team.owner'),
+            dataIndex: 'nickname',
+            render: (_, row) => <Person avatar={row.avatar} name={row.nickname} />,
+          },
           { title: t('team.email'), dataIndex: 'email' },
           {
             title: '',
