@@ -107,6 +107,9 @@ export default function TeamPage() {
             render: (_, row) => (
               <Popconfirm
                 title={t('team.removeConfirm', { name: row.nickname })}
+                okText={t('team.remove')}
+                cancelText={t('common.cancel')}
+                okButtonProps={{ danger: true }}
                 onConfirm={async () =>
                   report(await remove.mutateAsync({ tenantId: myId, userId: row.user_id }), t('team.removed'))
                 }
@@ -187,6 +190,9 @@ export default function TeamPage() {
             render: (_, row) => (
               <Popconfirm
                 title={t('team.quitConfirm', { name: row.nickname })}
+                okText={t('team.quit')}
+                cancelText={t('common.cancel')}
+                okButtonProps={{ danger: true }}
                 onConfirm={async () =>
                   report(await remove.mutateAsync({ tenantId: row.tenant_id, userId: myId }), t('team.left'))
                 }
