@@ -61,6 +61,15 @@ async function session(token: string, path: string): Promise<{ context: BrowserC
   return { context, page };
 }
 
+/** Settings → Team through the account menu and the settings menu (no page load). */
+async function openTeamSettings(page: Page, nickname: string) {
+  await page.getByRole('button', { name: `Account menu for ${nickname}` }).click();
+  await page.getByRole('menuitem', { name: 'User settings' }).click();
+  await page.waitForURL('**/user-setting/profile');
+  await page.getByRole('navigation', { name: 'User settings' }).getByRole('link', { name: 'Team' }).click();
+  await page.waitForURL('**/user-setting/team');
+}
+
 /** Waits until no modal or popconfirm is open or closing any more. */
 async function overlaysClosed(page: Page) {
   await expect
@@ -96,21 +105,21 @@ describe('teams in the browser', () => {
     await o.page.getByText('Updated!').waitFor();
 
     // … and invites the member by e-mail in Settings → Team.
-    await o.page.goto('/user-setting/team');
+    await openTeamSettings(o.page, owner.nickname);
     await o.page.getByText('No members yet').waitFor();
     await o.page.getByLabel('E-mail of the person to invite').fill(member.email);
     await o.page.getByRole('button', { name: 'Invite' }).click();
     await o.page.getByText('Invitation sent').waitFor();
     const invitedRow = o.page.locator('tr.ant-table-row', { hasText: member.email });
     await invitedRow.getByText('Awaiting reply').waitFor();
-    await invitedRow.getByText('Mateo').waitFor();
+    await invitedRow.getByText('Mateo', { exact: true }).waitFor();
 
     // Before answering, the member sees nothing of the owner's.
     const m = await session(memberToken, '/knowledge');
     await m.page.getByText('No knowledge base yet. Create one to upload and parse your documents.').waitFor();
 
     // The member accepts in its own session.
-    await m.page.goto('/user-setting/team');
+    await openTeamSettings(m.page, member.nickname);
     const invitation = m.page.locator('tr.ant-table-row', { hasText: owner.email });
     await invitation.getByRole('button', { name: 'Accept' }).click();
     await m.page.getByText('You joined the team').waitFor();
@@ -118,8 +127,8 @@ describe('teams in the browser', () => {
     const joinedRow = m.page.locator('tr.ant-table-row', { hasText: owner.email });
     await joinedRow.getByRole('button', { name: 'Leave' }).waitFor();
 
-    // The owner's member list shows the member as active.
-    await o.page.reload();
+    // The owner's member list, opened again, shows the member as active.
+    await openTeamSettings(o.page, owner.nickname);
     await o.page.locator('tr.ant-table-row', { hasText: member.email }).getByText('Active').waitFor();
 
     // The shared knowledge base is in the member's list, with the owner's name and picture.
@@ -140,7 +149,7 @@ describe('teams in the browser', () => {
     await m.page.getByTestId('doc-name').getByText('rituals.txt', { exact: true }).waitFor();
 
     // The member leaves the team (with a confirmation); the knowledge base disappears at once.
-    await m.page.goto('/user-setting/team');
+    await openTeamSettings(m.page, member.nickname);
     await m.page
       .locator('tr.ant-table-row', { hasText: owner.email })
       .getByRole('button', { name: 'Leave' })
@@ -157,10 +166,10 @@ describe('teams in the browser', () => {
     expect(await m.page.getByText('Team handbook').count()).toBe(0);
 
     // The owner's list no longer has the member.
-    await o.page.reload();
+    await openTeamSettings(o.page, owner.nickname);
     await o.page.getByText('No members yet').waitFor();
 
     await m.context.close();
     await o.context.close();
-  }, 60_000);
+  });
 });

@@ -11,9 +11,13 @@ export const tenantKeys = {
   joined: ['tenant', 'joined'] as const,
 };
 
+// Memberships change by other people's hands (an invitee answers, a member leaves, an invitation
+// arrives): the team lists are re-read whenever Team settings open, never served from the cache.
+
 export function useTeamMembers(tenantId: string | undefined) {
   return useQuery({
     queryKey: tenantKeys.members(tenantId ?? ''),
+    staleTime: 0,
     enabled: !!tenantId,
     queryFn: async () =>
       unwrap(await callRoute(contract.tenant.members, { params: { tenant_id: tenantId ?? '' } })),
@@ -23,6 +27,7 @@ export function useTeamMembers(tenantId: string | undefined) {
 export function useJoinedTeams() {
   return useQuery({
     queryKey: tenantKeys.joined,
+    staleTime: 0,
     queryFn: async () => unwrap(await callRoute(contract.tenant.list, {})),
   });
 }
