@@ -1,11 +1,14 @@
 /**
  * Chat retrieval (API.md §19.12 "chat (dialog)" and "search app" rows) through the one retrieval
- * entry point: only live KBs are searched (a KB deleted under an assistant simply drops out), the
- * query is embedded with the KBs' embedding model when one is usable (keyword-only otherwise), the
- * assistant's rerank model replaces the vector score when set. Hits come back as reference chunks
- * with their content tokens and vectors for citation insertion.
+ * entry point: only the live KBs the assistant's owner may read right now are searched (policy: a KB
+ * deleted under an assistant, or a team KB of a team its owner left or was removed from, simply
+ * drops out on the next question, API.md §1.6), the query is embedded with the KBs' embedding model
+ * when one is usable (keyword-only otherwise), the assistant's rerank model replaces the vector score
+ * when set. Hits come back as reference chunks with their content tokens and vectors for citation
+ * insertion.
  */
 import type { AppContext } from '../context.js';
+import { accessScopeOf, readableKbs } from '../policy/index.js';
 import { parseRetrievalParams } from '../search/retrieval-params.js';
 import { runRetrieval } from '../search/run-retrieval.js';
 import type { RetrieveParams as ChatRetrieveParams } from './services.js';
@@ -14,12 +17,13 @@ import type { Knowledge, RefChunk } from './types.js';
 export async function retrieveForChat(ctx: AppContext, p: ChatRetrieveParams): Promise<Knowledge> {
   const empty: Knowledge = { total: 0, chunks: [], doc_aggs: [] };
   if (p.topN <= 0 || !p.question.trim()) return empty;
+  const db = ctx.db.kysely;
   const kbs = p.kbIds.length
-    ? await ctx.db.kysely
+    ? await db
         .selectFrom('knowledgebase')
         .select(['id', 'tenant_id', 'embd_id', 'parser_config'])
         .where('id', 'in', p.kbIds)
-        .where('status', '=', '1')
+        .where(readableKbs(await accessScopeOf(db, p.tenantId)))
         .execute()
     : [];
   if (kbs.length === 0) return empty;
