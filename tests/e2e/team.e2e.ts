@@ -171,5 +171,6 @@ describe('teams in the browser', () => {
 
     await m.context.close();
     await o.context.close();
-  });
+    // About 15 s on an idle machine; two cold page loads take most of two minutes on a loaded one.
+  }, 240_000);
 });
