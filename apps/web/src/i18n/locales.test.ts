@@ -64,7 +64,9 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'agent.form.optional',
     'agent.settings.name',
     'agent.settings.team',
+    'team.status',
   ],
+  id: ['team.status'],
 };
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
