@@ -66,6 +66,8 @@ async function openTeamSettings(page: Page, nickname: string) {
   await page.getByRole('button', { name: `Account menu for ${nickname}` }).click();
   await page.getByRole('menuitem', { name: 'User settings' }).click();
   await page.waitForURL('**/user-setting/profile');
+  // The profile must have replaced the team page, so that Team mounts (and re-reads) afresh.
+  await page.getByLabel('Username').waitFor();
   await page.getByRole('navigation', { name: 'User settings' }).getByRole('link', { name: 'Team' }).click();
   await page.waitForURL('**/user-setting/team');
 }
