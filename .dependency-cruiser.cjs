@@ -4,7 +4,7 @@
 //   entry    main.ts, root.ts (composition root), http/app.ts, cli/ (commands)
 //   routes   modules/<area>/ (+ the request helpers http/auth, validate, envelope, contract-check, idempotency)
 //   domain   chat, ingest, search, agents, agent-tools, graph, raptor, policy
-//   ports    queue, storage, models, chunk-index, net, sandbox, context.ts
+//   ports    queue, storage, models, chunk-index, net, sandbox, tracing, context.ts
 //   base     db, util, security, health, config.ts, errors.ts, version.ts
 // Web: a feature imports another feature only through its index.ts; components/, lib/ and api/
 // never import features.
@@ -13,7 +13,7 @@ const layer = {
   entry: `${S}(main|root)\\.ts$|${S}http/app\\.ts$|${S}cli/`,
   routes: `${S}modules/|${S}http/(auth|validate|envelope|contract-check|idempotency)\\.ts$`,
   domain: `${S}(chat|ingest|search|agents|agent-tools|graph|raptor|policy)/`,
-  ports: `${S}(queue|storage|models|chunk-index|net|sandbox)/|${S}context\\.ts$`,
+  ports: `${S}(queue|storage|models|chunk-index|net|sandbox|tracing)/|${S}context\\.ts$`,
   base: `${S}(db|util|security|health)/|${S}(config|errors|version)\\.ts$`,
 };
 // Tests, fixtures and stand-ins may reach anywhere (they assemble whole servers).

@@ -5,6 +5,7 @@ import type { ChunkIndex } from './chunk-index/chunk-index.js';
 import type { TaskSignal } from './queue/signal.js';
 import type { Secrets } from './security/secrets.js';
 import type { BlobStore } from './storage/blob-store.js';
+import type { Tracing } from './tracing/types.js';
 import type { WorkerPool } from './util/worker-pool.js';
 
 /**
@@ -23,6 +24,8 @@ export interface AppContext {
   parsePool: WorkerPool;
   /** Wakes this process's workers when a task is queued. */
   queue: TaskSignal;
+  /** Traces of chat and agent runs to the tenant's tracing host, when it set keys (API.md §14). */
+  tracing: Tracing;
   /** Resources to release on shutdown, last registered first. */
   onClose: Array<() => Promise<void> | void>;
 }

@@ -1,8 +1,9 @@
 /**
  * The composition root: the one place that builds every port (database, blob store, chunk index,
  * task queue signal, parser pool, secrets, health probes) and the domain services on top of them,
- * once per process, and registers each task kind's handler. main.ts, the test harness and the
- * benchmarks all start the server through here.
+ * once per process, and registers each task kind's handler. The tracing port (Langfuse, API.md §14)
+ * is built here too and reaches chat and agent runs through the context. main.ts, the test harness
+ * and the benchmarks all start the server through here.
  */
 import type { Config } from './config.js';
 import { closeContext, type AppContext } from './context.js';
@@ -28,6 +29,7 @@ import { TaskSignal } from './queue/signal.js';
 import { startWorkerHost, type WorkerHost, type WorkerOptions } from './queue/worker-host.js';
 import { Secrets } from './security/secrets.js';
 import { createBlobStore } from './storage/create-blob-store.js';
+import { createLangfuseTracing } from './tracing/langfuse.js';
 
 /** Opens the database (migrated), blobs, chunk index, parser pool and queue signal; registers health probes. */
 async function createPorts(config: Config): Promise<AppContext> {
@@ -78,6 +80,14 @@ async function createPorts(config: Config): Promise<AppContext> {
     await wake.ready;
     onClose.unshift(() => wake.close());
   }
+  const tracing = createLangfuseTracing({
+    db,
+    secrets,
+    policy: outboundPolicyOf(config),
+    warn: config.logLevel === 'silent' ? () => undefined : (m) => console.warn(m),
+  });
+  // Registered after the database: closed before it, so the last batches still go out.
+  onClose.push(() => tracing.close());
   return {
     config,
     db,
@@ -87,6 +97,7 @@ async function createPorts(config: Config): Promise<AppContext> {
     chunkIndex,
     parsePool,
     queue,
+    tracing,
     onClose,
   };
 }

@@ -15,6 +15,8 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { defaultModelId, modelFor } from '../models/index.js';
 import type { ChatMessage, ChatModel, ChatOptions } from '../models/index.js';
+import { tracedChatModel } from '../tracing/models.js';
+import type { Observation } from '../tracing/types.js';
 
 function toServerMessage(m: AgentMessage): ChatMessage {
   switch (m.role) {
@@ -73,10 +75,14 @@ function notConfigured(err: unknown): boolean {
   return err instanceof ApiError && /not authorized|not found|No chat model is set/.test(err.message);
 }
 
-export function agentModelPort(ctx: AppContext, tenantId: string): ChatModelPort {
+/** With `trace`, every call of the models it hands out is a generation of that trace (API.md §14). */
+export function agentModelPort(ctx: AppContext, tenantId: string, trace?: Observation): ChatModelPort {
   const open = async (llmId: string, role: 'chat' | 'image2text'): Promise<ChatModel> => {
-    if (role === 'image2text') return (await modelFor(ctx, tenantId, llmId, 'image2text')).chat();
-    return modelFor(ctx, tenantId, llmId, 'chat');
+    const model =
+      role === 'image2text'
+        ? (await modelFor(ctx, tenantId, llmId, 'image2text')).chat()
+        : await modelFor(ctx, tenantId, llmId, 'chat');
+    return trace ? tracedChatModel(model, trace) : model;
   };
   return {
     async get(llmId, role) {

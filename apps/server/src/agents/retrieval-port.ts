@@ -2,17 +2,49 @@
  * agent-core's `RetrievalPort` on the one retrieval entry point (`runRetrieval`, caller `agent`,
  * API.md §19.12): the component's datasets (ids or names) are resolved among the KBs the running
  * tenant may read (policy), its parameters are checked and defaulted by the `agent` row, and the
- * hits come back in RAGFlow's raw chunk fields.
+ * hits come back in RAGFlow's raw chunk fields. With `trace`, each retrieval is a `retrieval` span of
+ * it (the question embedding and the rerank call under it).
  */
 import type { RetrievalPort, RetrievalRequest, RetrievalResult } from '@lectern/agent-core';
 import type { AppContext } from '../context.js';
 import { accessScopeOf, readableKbs } from '../policy/index.js';
 import { parseRetrievalParams } from '../search/retrieval-params.js';
 import { runRetrieval } from '../search/run-retrieval.js';
+import type { Observation } from '../tracing/types.js';
 
-export function agentRetrievalPort(ctx: AppContext, tenantId: string): RetrievalPort {
+export function agentRetrievalPort(ctx: AppContext, tenantId: string, trace?: Observation): RetrievalPort {
+  const { retrieve } = retrieveWith(ctx, tenantId);
+  if (!trace) return { retrieve: (req, o) => retrieve(req, o) };
   return {
-    async retrieve(req: RetrievalRequest, { signal }): Promise<RetrievalResult> {
+    async retrieve(req, options) {
+      const span = trace.span('retrieval', {
+        query: req.query,
+        datasets: req.datasets,
+        top_n: req.topN,
+        top_k: req.topK,
+        similarity_threshold: req.similarityThreshold,
+        vector_similarity_weight: req.vectorSimilarityWeight,
+        rerank_id: req.rerankId,
+      });
+      try {
+        const result = await retrieve(req, options, span);
+        span.end({ output: { chunks: result.chunks } });
+        return result;
+      } catch (err) {
+        span.end({ error: err instanceof Error ? err.message : String(err) });
+        throw err;
+      }
+    },
+  };
+}
+
+function retrieveWith(ctx: AppContext, tenantId: string) {
+  return {
+    async retrieve(
+      req: RetrievalRequest,
+      { signal }: { signal: AbortSignal },
+      trace?: Observation,
+    ): Promise<RetrievalResult> {
       if (req.from === 'memory') throw new Error('Memory retrieval is not available.');
       if (req.datasets.length === 0) throw new Error('No dataset is selected.');
       const db = ctx.db.kysely;
@@ -48,6 +80,7 @@ export function agentRetrievalPort(ctx: AppContext, tenantId: string): Retrieval
         settings,
         rerankTenantId: tenantId,
         signal,
+        trace,
       });
       return {
         chunks: result.chunks.map((h) => ({

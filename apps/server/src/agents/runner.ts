@@ -28,6 +28,7 @@ import { logLine } from '../queue/log.js';
 import { creationStamps, updateStamps } from '../util/time.js';
 import { newId } from '../util/ids.js';
 import { RunFeed, type LiveRun } from './live-runs.js';
+import { RunTrace } from './run-trace.js';
 import type { AgentServices } from './services.js';
 
 /** How often the run log is written while the run goes on. */
@@ -95,7 +96,16 @@ export async function startRun(
   const taskId = opts.task?.id ?? newId();
   const controller = new AbortController();
   opts.task?.signal.addEventListener('abort', () => controller.abort(), { once: true });
-  const ports = agents.portsFor(target.tenantId, target.canvasId);
+  // One trace per run when the canvas owner has tracing keys (API.md §14); never fails the run.
+  const trace = await ctx.tracing.start(target.tenantId, {
+    name: 'agent',
+    input: request.query,
+    userId: request.userId,
+    sessionId: target.sessionId ?? undefined,
+    metadata: { canvas_id: target.canvasId, inputs: request.inputs },
+  });
+  const runTrace = new RunTrace(trace);
+  const ports = agents.portsFor(target.tenantId, target.canvasId, runTrace.traced ? trace : undefined);
   const run = runCanvas({
     dsl: target.dsl,
     query: request.query,
@@ -158,6 +168,7 @@ export async function startRun(
     });
   } catch (err) {
     run.cancel();
+    runTrace.abandon(err instanceof Error ? err.message : String(err));
     throw err;
   }
 
@@ -194,12 +205,15 @@ export async function startRun(
     try {
       for await (const e of run) {
         feed.push(e);
+        runTrace.observe(e);
         dirty = true;
       }
       const outcome = await run.outcome;
+      runTrace.finish(outcome);
       clearInterval(flusher);
       await finish(ctx, target, run, outcome, feed, started, taskId, leaseOwner);
     } finally {
+      runTrace.abandon('The run stopped before it ended.');
       clearInterval(flusher);
       if (lease) clearInterval(lease);
       feed.end();

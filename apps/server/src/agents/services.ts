@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { AgentPorts, McpPort, ToolComponent } from '@lectern/agent-core';
 import type { AppContext } from '../context.js';
+import type { Observation } from '../tracing/types.js';
 import { agentModelPort } from './model-port.js';
 import { agentRetrievalPort } from './retrieval-port.js';
 import { LiveRuns } from './live-runs.js';
@@ -31,8 +32,11 @@ export interface AgentServices {
   mcpFor: ((tenantId: string) => McpPort) | undefined;
   /** Runs executing in this process (streams, cancel). */
   runs: LiveRuns;
-  /** The ports of a run of canvas `canvasId` on behalf of tenant `tenantId` (the canvas owner). */
-  portsFor(tenantId: string, canvasId: string): AgentPorts;
+  /**
+   * The ports of a run of canvas `canvasId` on behalf of tenant `tenantId` (the canvas owner). With
+   * `trace`, the run's model calls and retrievals are recorded under it (API.md §14).
+   */
+  portsFor(tenantId: string, canvasId: string, trace?: Observation): AgentPorts;
 }
 
 /** Without an MCP client, an Agent's MCP tool fails with a readable sentence. */
@@ -48,10 +52,10 @@ export function createAgentServices(ctx: AppContext, options: AgentHostOptions =
     mcp: options.mcp,
     mcpFor: options.mcpFor,
     runs: new LiveRuns(),
-    portsFor(tenantId, canvasId) {
+    portsFor(tenantId, canvasId, trace) {
       return {
-        models: agentModelPort(ctx, tenantId),
-        retrieval: agentRetrievalPort(ctx, tenantId),
+        models: agentModelPort(ctx, tenantId, trace),
+        retrieval: agentRetrievalPort(ctx, tenantId, trace),
         tools,
         mcp: services.mcpFor?.(tenantId) ?? services.mcp ?? noMcp,
         storage: agentStoragePort(ctx, tenantId, canvasId),

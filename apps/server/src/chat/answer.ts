@@ -14,6 +14,7 @@ import { assemblePrompt } from './prompt.js';
 import { followUpQueries, mergeKnowledge } from './research.js';
 import type { ChatServices } from './services.js';
 import { ThinkSplitter, type ThinkOut } from './think.js';
+import { tracedChatServices } from './traced.js';
 import { SentenceSpeaker } from './tts.js';
 import type { AnswerEvent, AnswerResult, ChatMessage, DialogConfig, Knowledge } from './types.js';
 
@@ -27,6 +28,10 @@ export interface AnswerOptions {
   /** Text of attached files, appended to the system prompt. */
   attachments?: string;
   signal?: AbortSignal;
+  /** The conversation (or session) answered in, for the trace. */
+  sessionId?: string;
+  /** The trace's name ("chat" by default; "search" for a search app's answer). */
+  traceName?: string;
 }
 
 const KNOWLEDGE_SLOT = '\n\nKnowledge base:\n{knowledge}\nThe above is the knowledge base.';
@@ -75,11 +80,45 @@ async function soft<T>(fallback: T, run: () => Promise<T>, signal?: AbortSignal)
   }
 }
 
+/**
+ * The answer, traced when the tenant has tracing keys (API.md §14): one trace per answer with the
+ * question and the answer, and under it the retrieval spans and every model call (tracedChatServices).
+ * An answer stopped midway (client gone, error) ends its trace with that reason.
+ */
 export async function* answerQuestion(
   svc: ChatServices,
   dialog: DialogConfig,
   messages: ChatMessage[],
   opts: AnswerOptions = {},
+): AsyncGenerator<AnswerEvent, AnswerResult> {
+  const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const trace = await svc.startTrace(dialog.tenant_id, {
+    name: opts.traceName ?? 'chat',
+    input: question,
+    sessionId: opts.sessionId,
+    metadata: { dialog_id: dialog.id, llm_id: dialog.llm_id, kb_ids: dialog.kb_ids, turns: messages.length },
+  });
+  if (!trace.id) return yield* answerWith(svc, dialog, messages, opts);
+  try {
+    const result = yield* answerWith(tracedChatServices(svc, trace), dialog, messages, opts);
+    trace.end({
+      output: result.content,
+      metadata: { tokens: result.tokens, chunks: result.reference.chunks.length },
+    });
+    return result;
+  } catch (err) {
+    trace.end({ error: err instanceof Error ? err.message : String(err) });
+    throw err;
+  } finally {
+    trace.end({ error: 'The answer was stopped before it ended.' });
+  }
+}
+
+async function* answerWith(
+  svc: ChatServices,
+  dialog: DialogConfig,
+  messages: ChatMessage[],
+  opts: AnswerOptions,
 ): AsyncGenerator<AnswerEvent, AnswerResult> {
   const t0 = now();
   const pc = dialog.prompt_config;

@@ -1,6 +1,7 @@
 /**
  * Binds the chat pipeline's services to the real modules: model ports (models/registry),
- * hybrid retrieval over the chunk index (search/retrieval), Tavily web search, the search tokenizer.
+ * hybrid retrieval over the chunk index (search/retrieval), Tavily web search, the search tokenizer,
+ * the process's tracing port.
  */
 import type { AppContext } from '../context.js';
 import { errors } from '../errors.js';
@@ -49,5 +50,6 @@ export function createChatServices(ctx: AppContext): ChatServices {
         policy: outboundPolicyOf(ctx.config),
       }),
     tokenize: (text) => tokenize(text),
+    startTrace: (tenantId, start) => ctx.tracing.start(tenantId, start),
   };
 }

@@ -52,6 +52,7 @@ export async function retrieveForChat(ctx: AppContext, p: ChatRetrieveParams): P
     rerankTenantId: p.tenantId,
     withVectors: true,
     signal: p.signal,
+    trace: p.trace,
   });
   const chunks: RefChunk[] = result.chunks.map((h) => ({
     chunk_id: h.chunk_id,

@@ -1,9 +1,10 @@
 /**
  * What the chat pipeline needs from the rest of the server, as one interface: models (through
- * the model ports), hybrid retrieval over knowledge bases, web search and the tokenizer.
+ * the model ports), hybrid retrieval over knowledge bases, web search, the tokenizer and tracing.
  * `ctx.chat` (./bind.ts) binds it to the real modules; the pipeline never imports them.
  */
 import type { ChatModel, EmbeddingModel, TtsModel } from '../models/ports.js';
+import type { Observation, Trace, TraceStart } from '../tracing/types.js';
 import type { Knowledge } from './types.js';
 
 export interface RetrieveParams {
@@ -19,6 +20,8 @@ export interface RetrieveParams {
   /** Put the knowledge-graph chunk first (dialog `prompt_config.use_kg`, API.md §19.10). */
   useKg?: boolean;
   signal?: AbortSignal;
+  /** The span of a traced request this retrieval reports its model calls under. */
+  trace?: Observation;
 }
 
 export interface ResolvedChatModel {
@@ -40,4 +43,6 @@ export interface ChatServices {
   webSearch(apiKey: string, query: string, signal?: AbortSignal): Promise<Knowledge>;
   /** The search tokenizer (for citation insertion). */
   tokenize(text: string): string[];
+  /** The trace of one answer (the no-op trace when the tenant has no tracing keys). Never throws. */
+  startTrace(tenantId: string, start: TraceStart): Promise<Trace>;
 }

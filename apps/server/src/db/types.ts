@@ -114,6 +114,14 @@ export interface TaskTable extends TimeColumns {
   token_num: number;
 }
 
+/** Tracing keys of a tenant (API.md §14); `secret_key` is sealed with the server key. */
+export interface TenantTracingTable extends TimeColumns {
+  tenant_id: string;
+  secret_key: string;
+  public_key: string;
+  host: string;
+}
+
 export interface Database {
   task: TaskTable;
   user: UserTable;
@@ -138,5 +146,6 @@ export interface Database {
   user_canvas_version: UserCanvasVersionTable;
   canvas_run: CanvasRunTable;
   mcp_server: McpServerTable;
+  tenant_tracing: TenantTracingTable;
   _placeholder_generated?: { id: Generated<number> };
 }

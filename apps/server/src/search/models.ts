@@ -10,6 +10,8 @@ import type { AppContext } from '../context.js';
 import { ApiError, errors } from '../errors.js';
 import { ModelError } from '../models/errors.js';
 import { embeddingAvailable, modelFor } from '../models/registry.js';
+import { tracedEmbeddingModel, tracedRerankModel } from '../tracing/models.js';
+import type { Observation } from '../tracing/types.js';
 
 export type ModelFailures = 'envelope' | 'raise';
 
@@ -35,10 +37,12 @@ export async function embedQuestion(
   question: string,
   failures: ModelFailures = 'envelope',
   signal?: AbortSignal,
+  trace?: Observation,
 ): Promise<number[] | null> {
   if (!(await embeddingAvailable(ctx, tenantId, embdId))) return null;
   const embed = async () => {
-    const model = await modelFor(ctx, tenantId, embdId as string, 'embedding');
+    const port = await modelFor(ctx, tenantId, embdId as string, 'embedding');
+    const model = trace ? tracedEmbeddingModel(port, trace, 'embed question') : port;
     return (await model.embed([question], { signal })).vectors[0] ?? null;
   };
   return failures === 'raise' ? embed() : guarded('Embedding the question', embed);
@@ -48,7 +52,8 @@ export type Reranker = (question: string, texts: string[]) => Promise<number[]>;
 
 /**
  * The rerank model's scores for (question, texts). Resolving the model fails at once (unknown model:
- * its own clean error); with `envelope` a failing call is 100 "Reranking failed: …".
+ * its own clean error); with `envelope` a failing call is 100 "Reranking failed: …". With `trace`,
+ * each call is a `rerank` generation of it (as each question embedding is with `embedQuestion`).
  */
 export async function rerankerFor(
   ctx: AppContext,
@@ -56,8 +61,10 @@ export async function rerankerFor(
   rerankId: string,
   failures: ModelFailures = 'envelope',
   signal?: AbortSignal,
+  trace?: Observation,
 ): Promise<Reranker> {
-  const model = await modelFor(ctx, tenantId, rerankId, 'rerank');
+  const port = await modelFor(ctx, tenantId, rerankId, 'rerank');
+  const model = trace ? tracedRerankModel(port, trace) : port;
   if (failures === 'raise') {
     return async (question, texts) => (await model.rerank(question, texts, { signal })).scores;
   }

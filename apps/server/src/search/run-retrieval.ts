@@ -10,6 +10,7 @@
  */
 import type { AppContext } from '../context.js';
 import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
+import type { Observation } from '../tracing/types.js';
 import { kgRetrieval } from '../graph/jobs/kg-retrieval.js';
 import { questionLabels } from './labels.js';
 import { embedQuestion, rerankerFor } from './models.js';
@@ -32,6 +33,8 @@ export interface RetrievalRequest {
   /** Also hand back each hit's stored vector (citation insertion). */
   withVectors?: boolean;
   signal?: AbortSignal;
+  /** The retrieval's span of a traced request: the question embedding and rerank calls go under it. */
+  trace?: Observation;
 }
 
 export interface RetrievalAnswer extends RetrievalResult {
@@ -49,10 +52,10 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
   const index = ctx.chunkIndex;
   const first = req.kbs[0];
   const { rerankId } = req.settings;
-  const rerank = rerankId ? await rerankerFor(ctx, req.rerankTenantId, rerankId, failures, req.signal) : null;
+  const rerank = rerankId ? await rerankerFor(ctx, req.rerankTenantId, rerankId, failures, req.signal, req.trace) : null;
   const question = req.rewrite ? await req.rewrite(req.settings.question) : req.settings.question;
   const queryVector = first
-    ? await embedQuestion(ctx, first.tenant_id, first.embd_id, question, failures, req.signal)
+    ? await embedQuestion(ctx, first.tenant_id, first.embd_id, question, failures, req.signal, req.trace)
     : null;
   const labels = row.tagLabels ? await questionLabels(index, req.kbs, question) : null;
   const s = req.settings;

@@ -80,7 +80,7 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
     let answer: ChatMessage;
     try {
       await run.store?.question();
-      const gen = answerQuestion(svc, run.dialog, run.messages, run.options);
+      const gen = answerQuestion(svc, run.dialog, run.messages, { ...run.options, sessionId: run.sessionId });
       let step = await gen.next();
       while (!step.done) {
         last = step.value;
@@ -110,7 +110,11 @@ export async function runCompletion(svc: ChatServices, reply: FastifyReply, run:
   const streamed = new StreamedText();
   try {
     await run.store?.question();
-    const gen = answerQuestion(svc, run.dialog, run.messages, { ...run.options, signal: sse.signal });
+    const gen = answerQuestion(svc, run.dialog, run.messages, {
+      ...run.options,
+      sessionId: run.sessionId,
+      signal: sse.signal,
+    });
     let step = await gen.next();
     while (!step.done) {
       if (!sse.data(frame(step.value, run))) {
