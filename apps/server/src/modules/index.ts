@@ -13,6 +13,7 @@ import { fileManagerRoutes } from './file/routes.js';
 import { tenantRoutes } from './tenant/routes.js';
 import { publicApiRoutes } from './public-api/index.js';
 import { mcpRoutes } from './mcp/routes.js';
+import { langfuseRoutes } from './langfuse/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -27,6 +28,7 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await canvasToolRoutes(app, ctx);
   await fileManagerRoutes(app, ctx);
   await tenantRoutes(app, ctx);
+  await langfuseRoutes(app, ctx);
   await publicApiRoutes(app, ctx);
   await mcpRoutes(app, ctx);
 }

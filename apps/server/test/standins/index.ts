@@ -30,6 +30,7 @@ export { startGeminiStandin, type GeminiStandinOptions } from './gemini.js';
 export { startOllamaStandin, type OllamaStandinOptions } from './ollama.js';
 export { startRerankStandin, type RerankFlavor, type RerankStandinOptions } from './rerank.js';
 export { startHubStandin } from './hub.js';
+export { startLangfuseStandin, type LangfuseStandin, type LangfuseEvent } from './langfuse.js';
 export { writeTinyEmbeddingModel } from './tiny-model.js';
 export { graphRagReply, extractionAnswer, namesIn } from './graphrag.js';
 export { startMcpStandin, type McpStandin } from './mcp.js';

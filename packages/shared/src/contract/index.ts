@@ -13,6 +13,7 @@ import { documentContract } from './document.js';
 import { graphContract } from './graph.js';
 import { fileContract } from './file.js';
 import { kbContract } from './kb.js';
+import { langfuseContract } from './langfuse.js';
 import { llmContract } from './llm.js';
 import { mcpContract } from './mcp.js';
 import { publicApiContract } from './public-api.js';
@@ -36,6 +37,7 @@ export const contract = {
   canvasTools: canvasToolsContract,
   file: fileContract,
   tenant: tenantContract,
+  langfuse: langfuseContract,
   publicApi: publicApiContract,
   mcp: mcpContract,
 } satisfies Record<string, RouteGroup>;
@@ -67,6 +69,7 @@ export * from './enums.js';
 export * from './graph.js';
 export * from './file.js';
 export * from './kb.js';
+export * from './langfuse.js';
 export * from './paging.js';
 export * from './llm.js';
 export * from './mcp.js';
