@@ -4,6 +4,7 @@
  * token usage and timing (first token of a stream). The calls themselves are unchanged; a traced
  * call that fails or is cancelled is recorded as such and the error goes on to the caller.
  */
+import { callableModelName, splitModelId } from '@lectern/shared';
 import type {
   ChatDelta,
   ChatMessage,
@@ -14,6 +15,12 @@ import type {
   TokenUsage,
 } from '../models/ports.js';
 import type { Generation, Observation, TraceUsage } from './types.js';
+
+/** "<name>@<factory>" as the user chose it (the stored name without its "___<tag>" suffix). */
+export function modelLabel(id: string): string {
+  const { name, factory } = splitModelId(id);
+  return factory ? `${callableModelName(name)}@${factory}` : callableModelName(name);
+}
 
 function messagesOf(messages: ChatMessage[]): unknown[] {
   return messages.map((m) => ({
@@ -45,7 +52,7 @@ const reason = (err: unknown) => (err instanceof Error ? err.message : String(er
 
 function startChat(parent: Observation, name: string, model: ChatModel, messages: ChatMessage[], o?: ChatOptions) {
   return parent.generation(name, {
-    model: model.id,
+    model: modelLabel(model.id),
     input: messagesOf(messages),
     modelParameters: parametersOf(o),
     metadata: o?.tools?.length ? { tools: o.tools.map((t) => t.name) } : undefined,
@@ -111,7 +118,7 @@ export function tracedEmbeddingModel(model: EmbeddingModel, parent: Observation,
     id: model.id,
     batchSize: model.batchSize,
     async embed(texts, options) {
-      const gen = parent.generation(name, { model: model.id, input: texts });
+      const gen = parent.generation(name, { model: modelLabel(model.id), input: texts });
       try {
         const r = await model.embed(texts, options);
         const tokens = r.usage.tokens;
@@ -133,7 +140,7 @@ export function tracedRerankModel(model: RerankModel, parent: Observation, name 
     kind: 'rerank',
     id: model.id,
     async rerank(query, documents, options) {
-      const gen = parent.generation(name, { model: model.id, input: { query, documents } });
+      const gen = parent.generation(name, { model: modelLabel(model.id), input: { query, documents } });
       try {
         const r = await model.rerank(query, documents, options);
         const tokens = r.usage.tokens;
