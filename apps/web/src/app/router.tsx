@@ -13,6 +13,7 @@ const ProfilePage = lazy(() => import('../features/settings/ProfilePage'));
 const PasswordPage = lazy(() => import('../features/settings/PasswordPage'));
 const ApiKeysPage = lazy(() => import('../features/settings/ApiKeysPage'));
 const McpPage = lazy(() => import('../features/settings/McpPage'));
+const TracingPage = lazy(() => import('../features/tracing/TracingPage'));
 const ModelProvidersPage = lazy(() => import('../features/models/ModelProvidersPage'));
 const TeamPage = lazy(() => import('../features/settings/TeamPage'));
 const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeListPage'));
@@ -78,6 +79,7 @@ export const router = createBrowserRouter([
           { path: 'team', element: page(<TeamPage />) },
           { path: 'api', element: page(<ApiKeysPage />) },
           { path: 'mcp', element: page(<McpPage />) },
+          { path: 'tracing', element: page(<TracingPage />) },
         ],
       },
       { path: '*', element: page(<NotFoundPage />) },

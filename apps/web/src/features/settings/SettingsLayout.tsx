@@ -7,6 +7,7 @@ import {
   UserOutlined,
   CloudServerOutlined,
   DeploymentUnitOutlined,
+  LineChartOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -17,6 +18,7 @@ const SECTIONS = [
   { key: 'team', icon: <TeamOutlined /> },
   { key: 'api', icon: <ApiOutlined /> },
   { key: 'mcp', icon: <DeploymentUnitOutlined /> },
+  { key: 'tracing', icon: <LineChartOutlined /> },
 ] as const;
 
 export default function SettingsLayout() {
