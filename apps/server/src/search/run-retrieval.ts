@@ -52,7 +52,9 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
   const index = ctx.chunkIndex;
   const first = req.kbs[0];
   const { rerankId } = req.settings;
-  const rerank = rerankId ? await rerankerFor(ctx, req.rerankTenantId, rerankId, failures, req.signal, req.trace) : null;
+  const rerank = rerankId
+    ? await rerankerFor(ctx, req.rerankTenantId, rerankId, failures, req.signal, req.trace)
+    : null;
   const question = req.rewrite ? await req.rewrite(req.settings.question) : req.settings.question;
   const queryVector = first
     ? await embedQuestion(ctx, first.tenant_id, first.embd_id, question, failures, req.signal, req.trace)

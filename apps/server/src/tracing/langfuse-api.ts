@@ -22,8 +22,7 @@ export interface IngestionEvent {
 }
 
 export type BatchOutcome =
-  | { ok: true; accepted: number; rejected: number; firstError?: string }
-  | { ok: false; message: string };
+  { ok: true; accepted: number; rejected: number; firstError?: string } | { ok: false; message: string };
 
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 

@@ -130,7 +130,8 @@ class LangfuseTracing implements Tracing {
           `tracing: ${dest.keys.host} refused ${outcome.rejected} of ${batch.length} events: ${outcome.firstError ?? ''}`,
         );
     }
-    if (dest.queue.length === 0 && this.destinations.get(dest.key) === dest) this.destinations.delete(dest.key);
+    if (dest.queue.length === 0 && this.destinations.get(dest.key) === dest)
+      this.destinations.delete(dest.key);
   }
 
   private take(dest: Destination): IngestionEvent[] {

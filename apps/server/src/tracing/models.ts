@@ -50,7 +50,13 @@ const usageOf = (u: TokenUsage): TraceUsage => ({
 
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-function startChat(parent: Observation, name: string, model: ChatModel, messages: ChatMessage[], o?: ChatOptions) {
+function startChat(
+  parent: Observation,
+  name: string,
+  model: ChatModel,
+  messages: ChatMessage[],
+  o?: ChatOptions,
+) {
   return parent.generation(name, {
     model: modelLabel(model.id),
     input: messagesOf(messages),
@@ -89,7 +95,11 @@ export function tracedChatModel(model: ChatModel, parent: Observation, name = 'c
         throw err;
       } finally {
         gen.end({
-          output: { content: text, ...(reasoning ? { reasoning } : {}), ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          output: {
+            content: text,
+            ...(reasoning ? { reasoning } : {}),
+            ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+          },
           usage,
           error: failed ?? (done ? undefined : 'The call was stopped before it ended.'),
         });
@@ -112,7 +122,11 @@ export function tracedChatModel(model: ChatModel, parent: Observation, name = 'c
   };
 }
 
-export function tracedEmbeddingModel(model: EmbeddingModel, parent: Observation, name = 'embedding'): EmbeddingModel {
+export function tracedEmbeddingModel(
+  model: EmbeddingModel,
+  parent: Observation,
+  name = 'embedding',
+): EmbeddingModel {
   return {
     kind: 'embedding',
     id: model.id,

@@ -22,7 +22,8 @@ export function clip(value: unknown): unknown {
       if (typeof v === 'string' && v.length > MAX_STRING)
         return `${v.slice(0, MAX_STRING)}… (${v.length - MAX_STRING} more characters)`;
       if (v instanceof Uint8Array) return `(${v.byteLength} bytes)`;
-      if (Array.isArray(v) && v.length > MAX_ITEMS) return [...v.slice(0, MAX_ITEMS), `(${v.length - MAX_ITEMS} more)`];
+      if (Array.isArray(v) && v.length > MAX_ITEMS)
+        return [...v.slice(0, MAX_ITEMS), `(${v.length - MAX_ITEMS} more)`];
       if (typeof v === 'bigint') return Number(v);
       return v;
     });
@@ -43,7 +44,9 @@ type ModelParameters = Record<string, string | number | boolean | null>;
 
 function parametersOf(p: GenerationStart['modelParameters']): ModelParameters | undefined {
   if (!p) return undefined;
-  const kept = Object.entries(p).filter(([, v]) => v !== undefined) as Array<[string, string | number | boolean | null]>;
+  const kept = Object.entries(p).filter(([, v]) => v !== undefined) as Array<
+    [string, string | number | boolean | null]
+  >;
   return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 

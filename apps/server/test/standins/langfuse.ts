@@ -40,7 +40,7 @@ export async function startLangfuseStandin(keys: {
       if (!rec.path.startsWith('/api/public/')) return false;
       if (rec.headers.authorization !== expected) {
         sendJson(res, 401, {
-          message: 'Invalid credentials. Confirm that you\'ve configured the correct host.',
+          message: "Invalid credentials. Confirm that you've configured the correct host.",
           error: 'Unauthorized',
         });
         return true;
@@ -72,7 +72,10 @@ export async function startLangfuseStandin(keys: {
     project,
     events,
     batches: () => accepted,
-    traces: () => events().filter((e) => e.type === 'trace-create').map((e) => e.body),
+    traces: () =>
+      events()
+        .filter((e) => e.type === 'trace-create')
+        .map((e) => e.body),
     observations: (traceId) =>
       events()
         .filter((e) => e.type !== 'trace-create' && e.body.traceId === traceId)

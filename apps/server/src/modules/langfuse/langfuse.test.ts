@@ -92,9 +92,7 @@ describe('/v1/langfuse/api_key', () => {
     const check = lf.requests.at(-1)!;
     expect(check.method).toBe('GET');
     expect(check.path).toBe('/api/public/projects');
-    expect(check.headers.authorization).toBe(
-      `Basic ${Buffer.from(`${PK}:sk-lf-wrong`).toString('base64')}`,
-    );
+    expect(check.headers.authorization).toBe(`Basic ${Buffer.from(`${PK}:sk-lf-wrong`).toString('base64')}`);
     const get = await call(server, '/v1/langfuse/api_key', { token: owner.token });
     expect(get.body).toEqual({ code: 0, message: NO_KEYS });
   });
@@ -114,7 +112,12 @@ describe('/v1/langfuse/api_key', () => {
       body: keys({ host: `${lf.origin}/` }),
     });
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toEqual({ tenant_id: owner.id, secret_key: 'sk-l…cret', public_key: PK, host: lf.origin });
+    expect(res.body.data).toEqual({
+      tenant_id: owner.id,
+      secret_key: 'sk-l…cret',
+      public_key: PK,
+      host: lf.origin,
+    });
     const row = await server.ctx.db.kysely
       .selectFrom('tenant_tracing')
       .selectAll()

@@ -3,7 +3,13 @@
  * (Langfuse's public projects endpoint with Basic auth), the secret sealed with the server key,
  * read back with the project the host reports. Connections go through the outbound guard.
  */
-import { RetCode, type BodyOf, type contract, type TracingKeysDetail, type TracingKeysInfo } from '@lectern/shared';
+import {
+  RetCode,
+  type BodyOf,
+  type contract,
+  type TracingKeysDetail,
+  type TracingKeysInfo,
+} from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { outboundPolicyOf } from '../../net/index.js';

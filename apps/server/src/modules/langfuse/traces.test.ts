@@ -143,24 +143,41 @@ describe('tracing to Langfuse', () => {
       expect(Date.parse(String(o.endTime))).toBeGreaterThanOrEqual(Date.parse(String(o.startTime)));
       expect(o.traceId).toBe(trace.id);
     }
-    expect(Date.parse(String(gen.completionStartTime))).toBeGreaterThanOrEqual(Date.parse(String(gen.startTime)));
+    expect(Date.parse(String(gen.completionStartTime))).toBeGreaterThanOrEqual(
+      Date.parse(String(gen.startTime)),
+    );
     // The batches went out with the tenant's keys.
     const ingest = lf.requests.filter((r) => r.path === '/api/public/ingestion');
     expect(ingest.length).toBeGreaterThan(0);
-    expect(ingest.every((r) => r.headers.authorization === `Basic ${Buffer.from(`${PK}:${SK}`).toString('base64')}`)).toBe(true);
+    expect(
+      ingest.every(
+        (r) => r.headers.authorization === `Basic ${Buffer.from(`${PK}:${SK}`).toString('base64')}`,
+      ),
+    ).toBe(true);
   });
 
   it('an agent run sends one trace with its component spans and the model call', async () => {
     const canvas = await saveCanvas(server, traced, { title: 'Echo', dsl: simpleFlow(CHAT_MODEL) });
     const before = lf.traces().length;
-    const r = await postRun(server, '/v1/canvas/completion', { id: canvas.id, query: 'hello there' }, traced.token);
+    const r = await postRun(
+      server,
+      '/v1/canvas/completion',
+      { id: canvas.id, query: 'hello there' },
+      traced.token,
+    );
     expect(trail(r.frames).at(-1)).toBe('workflow_finished');
-    await expect.poll(async () => {
-      await server.ctx.tracing.flush();
-      return lf.traces().length;
-    }).toBe(before + 1);
+    await expect
+      .poll(async () => {
+        await server.ctx.tracing.flush();
+        return lf.traces().length;
+      })
+      .toBe(before + 1);
     const trace = lf.traces().at(-1)!;
-    expect(trace).toMatchObject({ name: 'agent', input: 'hello there', metadata: { canvas_id: canvas.id, status: 'finished' } });
+    expect(trace).toMatchObject({
+      name: 'agent',
+      input: 'hello there',
+      metadata: { canvas_id: canvas.id, status: 'finished' },
+    });
     expect(String(trace.output)).toContain('Paris is the capital of France.');
     const obs = lf.observations(trace.id);
     expect(obs.filter((o) => o.type === 'span-create').map((o) => o.name)).toEqual(

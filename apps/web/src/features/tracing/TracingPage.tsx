@@ -28,7 +28,12 @@ export default function TracingPage() {
   const stored = answer?.code === 0 ? (answer.data ?? null) : null;
 
   useEffect(() => {
-    if (stored) form.setFieldsValue({ host: stored.host, public_key: stored.public_key, secret_key: stored.secret_key });
+    if (stored)
+      form.setFieldsValue({
+        host: stored.host,
+        public_key: stored.public_key,
+        secret_key: stored.secret_key,
+      });
   }, [stored, form]);
 
   const submit = async (values: TracingValues) => {
