@@ -11,7 +11,9 @@ import {
   startLangfuseStandin,
   startOpenAIStandin,
   startRerankStandin,
+  type ChatScript,
   type LangfuseStandin,
+  type OpenAIChatBody,
   type Standin,
 } from '../../../test/standins/index.js';
 import {
@@ -24,7 +26,15 @@ import {
   wireModels,
 } from '../../chat/test-fixtures.js';
 import { addModel } from '../chunk/test-support.js';
-import { postRun, saveCanvas, simpleFlow, trail } from '../canvas/test-support.js';
+import {
+  editorDsl,
+  llmParams,
+  postRun,
+  saveCanvas,
+  simpleFlow,
+  toolAwareReply,
+  trail,
+} from '../canvas/test-support.js';
 
 const PK = 'pk-lf-traces';
 const SK = 'sk-lf-traces-secret';
@@ -36,12 +46,15 @@ let lf: LangfuseStandin;
 let traced: TestUser;
 let plain: TestUser;
 let dialogId: string;
+let kbOfTraced: string;
+let reply: (b: OpenAIChatBody) => string | ChatScript = () => 'Paris is the capital of France.';
 
 type Body = Record<string, unknown>;
 
 async function setup(user: TestUser, withRerank: boolean): Promise<string> {
   await wireModels(server, user, llm);
   const kbId = await createKb(server, user, 'Geography');
+  if (withRerank) kbOfTraced = kbId;
   // Chunk ids hash content and document: each tenant's documents get their own names.
   await seedChunks(server, kbId, user.id, [
     { content: 'Paris is the capital of France and its largest city.', doc: `france-${user.id}.txt` },
@@ -75,7 +88,7 @@ async function complete(user: TestUser, dialog: string, question: string) {
 }
 
 beforeAll(async () => {
-  llm = await startOpenAIStandin({ reply: () => 'Paris is the capital of France.' });
+  llm = await startOpenAIStandin({ reply: (b) => reply(b) });
   rr = await startRerankStandin({ flavor: 'jina' });
   lf = await startLangfuseStandin({ publicKey: PK, secretKey: SK });
   server = await startTestServer({ MODEL_MAX_RETRIES: '0' });
@@ -187,6 +200,54 @@ describe('tracing to Langfuse', () => {
     expect(gen).toMatchObject({ model: CHAT_MODEL });
     expect((gen.usage as { total: number }).total).toBeGreaterThan(0);
     expect(JSON.stringify(gen.input)).toContain('hello there');
+  });
+
+  it('an agent calling a Retrieval tool traces the retrieval with its question embedding', async () => {
+    const dsl = editorDsl([
+      { id: 'begin', name: 'begin', downstream: ['Agent:Researcher'] },
+      {
+        id: 'Agent:Researcher',
+        name: 'Researcher',
+        params: {
+          ...llmParams(CHAT_MODEL, '{sys.query}'),
+          max_rounds: 2,
+          tools: [{ component_name: 'Retrieval', name: 'Retrieval', params: { kb_ids: [kbOfTraced] } }],
+        },
+        downstream: ['Message:Out'],
+      },
+      { id: 'Message:Out', name: 'Out', params: { content: ['{Agent:Researcher@content}'] } },
+    ]);
+    const canvas = await saveCanvas(server, traced, { title: 'Researcher', dsl });
+    reply = toolAwareReply;
+    try {
+      const before = lf.traces().length;
+      const r = await postRun(
+        server,
+        '/v1/canvas/completion',
+        { id: canvas.id, query: 'capital France' },
+        traced.token,
+      );
+      expect(trail(r.frames).at(-1)).toBe('workflow_finished');
+      await expect
+        .poll(async () => {
+          await server.ctx.tracing.flush();
+          return lf.traces().length;
+        })
+        .toBe(before + 1);
+      const obs = lf.observations(lf.traces().at(-1)!.id);
+      const retrieval = obs.find((o) => o.name === 'retrieval')!;
+      expect(retrieval.input).toMatchObject({ query: 'capital France', datasets: [kbOfTraced] });
+      expect(JSON.stringify(retrieval.output)).toContain('Paris');
+      expect(obs.some((o) => o.name === 'embed question' && o.parentObservationId === retrieval.id)).toBe(
+        true,
+      );
+      // Two model calls: the one that called the tool and the one that answered from its result.
+      expect(
+        obs.filter((o) => o.type === 'generation-create' && o.model === CHAT_MODEL).length,
+      ).toBeGreaterThanOrEqual(2);
+    } finally {
+      reply = () => 'Paris is the capital of France.';
+    }
   });
 
   it('a tenant without tracing keys sends nothing', async () => {
