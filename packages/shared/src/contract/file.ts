@@ -56,6 +56,16 @@ export const fileLinkSchema = z.strictObject({
   update_time: epochMs,
 });
 
+/** Why one object of an S3 import was not stored. */
+export const s3SkippedSchema = z.strictObject({ key: z.string(), reason: z.string() });
+
+/** What `file/import_s3` stored (relative paths below the prefix become folders) and what it skipped. */
+export const s3ImportSchema = z.strictObject({
+  files: z.array(fileRowSchema),
+  skipped: z.array(s3SkippedSchema),
+});
+export type S3ImportAnswer = z.infer<typeof s3ImportSchema>;
+
 /** Ids lists whose emptiness and item types the route checks with API.md's messages. */
 const idList = routeChecked<string[]>({ required: true });
 
@@ -133,6 +143,25 @@ export const fileContract = {
     auth: 'login',
     query: z.object({ file_id: z.string() }),
     data: z.strictObject({ parent_folder: fileRowSchema }),
+  }),
+  /**
+   * Lectern addition: copies the objects under `prefix` of an S3-compatible bucket into a folder
+   * (the key below the prefix is the relative path). The endpoint goes through the outbound guard.
+   */
+  importS3: route({
+    method: 'POST',
+    path: '/v1/file/import_s3',
+    auth: 'login',
+    body: z.object({
+      endpoint: z.string().min(1).max(2048),
+      bucket: z.string().min(1).max(255),
+      prefix: z.string().max(1024).optional(),
+      access_key: z.string().min(1).max(256),
+      secret_key: z.string().min(1).max(256),
+      region: z.string().max(64).optional(),
+      parent_id: z.string().optional(),
+    }),
+    data: s3ImportSchema,
   }),
   convert: route({
     method: 'POST',

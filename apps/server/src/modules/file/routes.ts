@@ -22,6 +22,7 @@ import { removeEntries, unlinkFiles } from './remove.js';
 import { sendUserContent } from '../../http/user-content.js';
 import * as files from './service.js';
 import { uploadFiles } from './upload.js';
+import { importFromS3 } from './s3-import.js';
 
 const c = contract.file;
 
@@ -86,6 +87,12 @@ export async function fileManagerRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get('/v1/file/parent_folder', async (req) => {
     const { file_id } = validate(c.parentFolder.query, req.query);
     return ok({ parent_folder: presentFile(await files.parentOf(ctx, await callerOf(req), file_id)) });
+  });
+
+  app.post('/v1/file/import_s3', async (req) => {
+    const body = validate(c.importS3.body, req.body);
+    const { files: stored, skipped } = await importFromS3(ctx, await callerOf(req), body);
+    return ok({ files: stored.map(presentFile), skipped });
   });
 
   app.post('/v1/file2document/convert', async (req) => {
