@@ -66,6 +66,15 @@ export const s3ImportSchema = z.strictObject({
 });
 export type S3ImportAnswer = z.infer<typeof s3ImportSchema>;
 
+/** A file linked to a knowledge base, with the document the link created (`file/kb_files`). */
+export const kbLinkedFileSchema = z.strictObject({
+  ...fileRowFields,
+  document_id: z.string(),
+  run: z.string(),
+  progress: z.number(),
+});
+export type KbLinkedFile = z.infer<typeof kbLinkedFileSchema>;
+
 /** Ids lists whose emptiness and item types the route checks with API.md's messages. */
 const idList = routeChecked<string[]>({ required: true });
 
@@ -162,6 +171,19 @@ export const fileContract = {
       parent_id: z.string().optional(),
     }),
     data: s3ImportSchema,
+  }),
+  /** Lectern addition: the files linked to a knowledge base the caller may read (its Files tab). */
+  kbFiles: route({
+    method: 'GET',
+    path: '/v1/file/kb_files',
+    auth: 'login',
+    query: z.object({
+      kb_id: z.string(),
+      keywords: listPaging.keywords,
+      page: listPaging.page,
+      page_size: listPaging.page_size,
+    }),
+    data: z.strictObject({ total: z.number(), files: z.array(kbLinkedFileSchema) }),
   }),
   convert: route({
     method: 'POST',

@@ -23,6 +23,7 @@ import { sendUserContent } from '../../http/user-content.js';
 import * as files from './service.js';
 import { uploadFiles } from './upload.js';
 import { importFromS3 } from './s3-import.js';
+import { kbLinkedFiles } from './kb-files.js';
 
 const c = contract.file;
 
@@ -93,6 +94,11 @@ export async function fileManagerRoutes(app: FastifyInstance, ctx: AppContext): 
     const body = validate(c.importS3.body, req.body);
     const { files: stored, skipped } = await importFromS3(ctx, await callerOf(req), body);
     return ok({ files: stored.map(presentFile), skipped });
+  });
+
+  app.get('/v1/file/kb_files', async (req) => {
+    const q = validate(c.kbFiles.query, req.query);
+    return ok(await kbLinkedFiles(ctx, await callerOf(req), q.kb_id, listQueryOf(q, [])));
   });
 
   app.post('/v1/file2document/convert', async (req) => {

@@ -1,0 +1,170 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { contract, RetCode, type BodyInput, type FileRow } from '@lectern/shared';
+import i18n from '../i18n';
+import { docKeys } from './document';
+import { buildUrl, networkFailure, unwrap, type ApiResult } from './request';
+import { callRoute } from './route-call';
+import { currentAuthorization } from './storage';
+
+/** Hooks of the file manager (API.md §12). */
+
+export const FILE_PAGE_SIZE = 15;
+
+export interface FileListParams {
+  parentId?: string;
+  page: number;
+  pageSize: number;
+  keywords: string;
+}
+
+export const fileKeys = {
+  all: ['file'] as const,
+  list: (p: FileListParams) => ['file', 'list', p] as const,
+  folders: (parentId: string) => ['file', 'folders', parentId] as const,
+  parents: (fileId: string) => ['file', 'parents', fileId] as const,
+  root: ['file', 'root'] as const,
+};
+
+export function useFileList(params: FileListParams) {
+  return useQuery({
+    queryKey: fileKeys.list(params),
+    queryFn: async () =>
+      unwrap(
+        await callRoute(contract.file.list, {
+          query: {
+            parent_id: params.parentId || undefined,
+            page: params.page,
+            page_size: params.pageSize,
+            keywords: params.keywords || undefined,
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The folders directly inside `parentId` (for the folder picker), read page by page up to 1,000. */
+export async function fetchChildFolders(parentId: string | undefined) {
+  const data = unwrap(
+    await callRoute(contract.file.list, {
+      query: { parent_id: parentId, page: 1, page_size: 1000, orderby: 'name', desc: false },
+    }),
+  );
+  return { parent: data.parent_folder, folders: data.files.filter((f) => f.type === 'folder') };
+}
+
+/** The folders from the root down to `fileId` (the breadcrumb). */
+export function useParentFolders(fileId: string | undefined) {
+  return useQuery({
+    queryKey: fileKeys.parents(fileId ?? ''),
+    enabled: !!fileId,
+    queryFn: async () => {
+      const data = unwrap(await callRoute(contract.file.allParentFolder, { query: { file_id: fileId! } }));
+      return [...data.parent_folders].reverse();
+    },
+  });
+}
+
+function useFileMutation<I, T>(call: (input: I) => Promise<ApiResult<T>>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: fileKeys.all });
+      void client.invalidateQueries({ queryKey: docKeys.all });
+    },
+  });
+}
+
+export function useCreateFolder() {
+  return useFileMutation((input: { name: string; parentId?: string }) =>
+    callRoute(contract.file.create, {
+      body: { name: input.name, parent_id: input.parentId, type: 'folder' },
+    }),
+  );
+}
+
+export function useRenameFile() {
+  return useFileMutation((input: { fileId: string; name: string }) =>
+    callRoute(contract.file.rename, { body: { file_id: input.fileId, name: input.name } }),
+  );
+}
+
+export function useRemoveFiles() {
+  return useFileMutation((fileIds: string[]) => callRoute(contract.file.rm, { body: { file_ids: fileIds } }));
+}
+
+export function useMoveFiles() {
+  return useFileMutation((input: { fileIds: string[]; destId: string }) =>
+    callRoute(contract.file.mv, { body: { src_file_ids: input.fileIds, dest_file_id: input.destId } }),
+  );
+}
+
+export function useLinkFiles() {
+  return useFileMutation((input: { fileIds: string[]; kbIds: string[] }) =>
+    callRoute(contract.file.convert, { body: { file_ids: input.fileIds, kb_ids: input.kbIds } }),
+  );
+}
+
+export function useImportS3() {
+  return useFileMutation((body: BodyInput<typeof contract.file.importS3>) =>
+    callRoute(contract.file.importS3, { body }),
+  );
+}
+
+/** The bytes of a file (`GET /v1/file/get/<id>`). */
+export function fetchFileBytes(fileId: string) {
+  return callRoute(contract.file.get, { params: { file_id: fileId } }, { responseType: 'blob' });
+}
+
+/** Lets the file lists be read again (after uploads made outside a mutation hook). */
+export function useRefreshFiles() {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: fileKeys.all });
+}
+
+/**
+ * Uploads one file into a folder with its relative path as the part's file name (`a/b/c.txt` creates
+ * the folders). XMLHttpRequest rather than fetch because only it reports upload progress; the answer
+ * is the same envelope every request gets.
+ */
+export function uploadFileWithProgress(
+  file: Blob,
+  relativePath: string,
+  parentId: string | undefined,
+  onProgress: (fraction: number) => void,
+): Promise<ApiResult<FileRow[]>> {
+  const form = new FormData();
+  if (parentId) form.append('parent_id', parentId);
+  form.append('file', file, relativePath);
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(contract.file.upload.path));
+    const auth = currentAuthorization();
+    if (auth) xhr.setRequestHeader('Authorization', auth);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let body: { code?: unknown; message?: unknown; data?: unknown } | null = null;
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        body = null;
+      }
+      const code = typeof body?.code === 'number' ? body.code : xhr.status || RetCode.EXCEPTION_ERROR;
+      const message =
+        typeof body?.message === 'string' ? body.message : xhr.statusText || i18n.t('message.requestError');
+      resolve({
+        code,
+        message,
+        data: code === RetCode.SUCCESS ? (body?.data as FileRow[]) : null,
+        status: xhr.status,
+        headers: null,
+      });
+    };
+    xhr.onerror = () => resolve(networkFailure());
+    xhr.ontimeout = () => resolve(networkFailure());
+    xhr.send(form);
+  });
+}
