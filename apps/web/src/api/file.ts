@@ -168,3 +168,23 @@ export function uploadFileWithProgress(
     xhr.send(form);
   });
 }
+
+/** The manager's files linked to a knowledge base; re-read every 2 s while one of their documents parses. */
+export function useKbFiles(params: { kbId: string; page: number; pageSize: number; keywords: string }) {
+  return useQuery({
+    queryKey: ['file', 'kb', params] as const,
+    queryFn: async () =>
+      unwrap(
+        await callRoute(contract.file.kbFiles, {
+          query: {
+            kb_id: params.kbId,
+            page: params.page,
+            page_size: params.pageSize,
+            keywords: params.keywords || undefined,
+          },
+        }),
+      ),
+    placeholderData: keepPreviousData,
+    refetchInterval: (q) => (q.state.data?.files.some((f) => f.run === '1') ? 2_000 : false),
+  });
+}
