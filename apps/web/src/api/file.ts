@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { contract, RetCode, type BodyInput, type FileRow } from '@lectern/shared';
+import { contract, DocRun, RetCode, type BodyInput, type FileRow } from '@lectern/shared';
 import i18n from '../i18n';
 import { docKeys } from './document';
 import { buildUrl, networkFailure, unwrap, type ApiResult } from './request';
@@ -43,14 +43,14 @@ export function useFileList(params: FileListParams) {
   });
 }
 
-/** The folders directly inside `parentId` (for the folder picker), read page by page up to 1,000. */
-export async function fetchChildFolders(parentId: string | undefined) {
+/** The entries directly inside `parentId` by name (for the pickers), at most 1,000. */
+export async function fetchChildren(parentId: string | undefined) {
   const data = unwrap(
     await callRoute(contract.file.list, {
       query: { parent_id: parentId, page: 1, page_size: 1000, orderby: 'name', desc: false },
     }),
   );
-  return { parent: data.parent_folder, folders: data.files.filter((f) => f.type === 'folder') };
+  return { parent: data.parent_folder, entries: data.files };
 }
 
 /** The folders from the root down to `fileId` (the breadcrumb). */
@@ -100,10 +100,21 @@ export function useMoveFiles() {
   );
 }
 
+/**
+ * Links files (folders: every file beneath) to knowledge bases, replacing their earlier links
+ * (API.md §12.1). With `parse`, the documents created are then queued for parsing (`document/run`),
+ * which is the parse-on-creation option. A refused run comes back as the answer.
+ */
 export function useLinkFiles() {
-  return useFileMutation((input: { fileIds: string[]; kbIds: string[] }) =>
-    callRoute(contract.file.convert, { body: { file_ids: input.fileIds, kb_ids: input.kbIds } }),
-  );
+  return useFileMutation(async (input: { fileIds: string[]; kbIds: string[]; parse: boolean }) => {
+    const linked = await callRoute(contract.file.convert, {
+      body: { file_ids: input.fileIds, kb_ids: input.kbIds },
+    });
+    const docIds = (linked.data ?? []).map((l) => l.document_id);
+    if (linked.code !== RetCode.SUCCESS || !input.parse || docIds.length === 0) return linked;
+    const run = await callRoute(contract.document.run, { body: { doc_ids: docIds, run: DocRun.RUNNING } });
+    return run.code === RetCode.SUCCESS ? linked : { ...run, data: linked.data };
+  });
 }
 
 export function useImportS3() {
@@ -121,6 +132,15 @@ export function fetchFileBytes(fileId: string) {
 export function useRefreshFiles() {
   const client = useQueryClient();
   return () => void client.invalidateQueries({ queryKey: fileKeys.all });
+}
+
+function parseEnvelope(text: string): { code?: unknown; message?: unknown; data?: unknown } | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? parsed : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -146,12 +166,7 @@ export function uploadFileWithProgress(
       if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      let body: { code?: unknown; message?: unknown; data?: unknown } | null = null;
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body;
-      } catch {
-        body = null;
-      }
+      const body = parseEnvelope(xhr.responseText);
       const code = typeof body?.code === 'number' ? body.code : xhr.status || RetCode.EXCEPTION_ERROR;
       const message =
         typeof body?.message === 'string' ? body.message : xhr.statusText || i18n.t('message.requestError');

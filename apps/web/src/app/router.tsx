@@ -7,7 +7,6 @@ import { AppLayout } from './AppLayout';
 // Every screen is its own chunk, loaded when first visited.
 const LoginPage = lazy(() => import('../features/login/LoginPage'));
 const HomePage = lazy(() => import('../features/home/HomePage'));
-const AreaPlaceholder = lazy(() => import('../features/placeholder/AreaPlaceholder'));
 const SettingsLayout = lazy(() => import('../features/settings/SettingsLayout'));
 const ProfilePage = lazy(() => import('../features/settings/ProfilePage'));
 const PasswordPage = lazy(() => import('../features/settings/PasswordPage'));
@@ -19,6 +18,7 @@ const TeamPage = lazy(() => import('../features/settings/TeamPage'));
 const KnowledgeListPage = lazy(() => import('../features/knowledge/KnowledgeListPage'));
 const KnowledgeDetailPage = lazy(() => import('../features/knowledge/KnowledgeDetailPage'));
 const ChunkListPage = lazy(() => import('../features/chunks'));
+const FileManagerPage = lazy(() => import('../features/files/FileManagerPage'));
 const NotFoundPage = lazy(() => import('../features/placeholder/NotFoundPage'));
 const ChatPage = lazy(() => import('../features/chat/ChatPage'));
 const SearchPage = lazy(() => import('../features/search/SearchPage'));
@@ -64,7 +64,7 @@ export const router = createBrowserRouter([
       { path: 'knowledge/:kbId/*', element: page(<KnowledgeDetailPage />) },
       { path: 'knowledge/:kbId/dataset/:docId/chunks', element: page(<ChunkListPage />) },
       { path: 'chat', element: page(<ChatPage />) },
-      { path: 'file', element: page(<AreaPlaceholder area="file" />) },
+      { path: 'file', element: page(<FileManagerPage />) },
       { path: 'agent', element: page(<AgentListPage />) },
       { path: 'agent/:canvasId', element: page(<AgentEditorPage />) },
       { path: 'search', element: page(<SearchPage />) },

@@ -12,7 +12,8 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '@lectern/shared';
 import { useKbDetail } from '../../api/kb';
-import { FilesTab, GraphTab } from './EmptyTabs';
+import { GraphTab } from './EmptyTabs';
+import { KbFilesTab } from '../files';
 import { RetrievalTestingTab } from '../retrieval';
 
 const DatasetTab = lazy(() => import('./dataset/DatasetTab'));
@@ -66,7 +67,7 @@ export default function KnowledgeDetailPage() {
   const content: Record<KbTab, React.ReactNode> = {
     dataset: <DatasetTab kb={kb} />,
     testing: <RetrievalTestingTab kbId={kb.id} />,
-    files: <FilesTab />,
+    files: <KbFilesTab kbId={kb.id} />,
     configuration: <ConfigurationTab kb={kb} />,
     graph: <GraphTab />,
   };
