@@ -1,4 +1,4 @@
-import { Button, Dropdown, Space, Tag, Typography } from 'antd';
+import { Button, Dropdown, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import {
   DeleteOutlined,
