@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { contract, DocRun, RetCode, type BodyInput, type FileRow } from '@lectern/shared';
 import i18n from '../i18n';
-import { docKeys } from './document';
+import { docKeys, isParsing, POLL_MS } from './document';
 import { buildUrl, networkFailure, unwrap, type ApiResult } from './request';
 import { callRoute } from './route-call';
 import { currentAuthorization } from './storage';
@@ -200,6 +200,6 @@ export function useKbFiles(params: { kbId: string; page: number; pageSize: numbe
         }),
       ),
     placeholderData: keepPreviousData,
-    refetchInterval: (q) => (q.state.data?.files.some((f) => f.run === '1') ? 2_000 : false),
+    refetchInterval: (q) => (q.state.data?.files.some((f) => isParsing(f)) ? POLL_MS : false),
   });
 }

@@ -18,6 +18,7 @@ const RUN_COLORS: Record<string, string> = {
   '2': 'warning',
   '3': 'success',
   '4': 'error',
+  '5': 'processing',
 };
 
 function LinkFilesDialog({
