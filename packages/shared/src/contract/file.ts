@@ -1,6 +1,7 @@
 /** `/v1/file`, `/v1/file2document` — the file manager (API.md §12). */
 import { z } from 'zod';
 import { done, epochMs, timeFields } from './common.js';
+import { runStatusSchema } from './enums.js';
 import { listPaging } from './paging.js';
 import { route, routeChecked } from './route.js';
 
@@ -70,7 +71,7 @@ export type S3ImportAnswer = z.infer<typeof s3ImportSchema>;
 export const kbLinkedFileSchema = z.strictObject({
   ...fileRowFields,
   document_id: z.string(),
-  run: z.string(),
+  run: runStatusSchema,
   progress: z.number(),
 });
 export type KbLinkedFile = z.infer<typeof kbLinkedFileSchema>;

@@ -4,6 +4,7 @@
  * Anyone who may read the knowledge base may list them (API.md §12.2: a file linked to a KB the
  * caller may use is readable).
  */
+import type { DocRun } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { loadKb, refusals } from '../../policy/index.js';
 import { nameContains, type ListQuery } from '../kb/paging.js';
@@ -35,7 +36,8 @@ export async function kbLinkedFiles(ctx: AppContext, caller: Caller, kbId: strin
     files: rows.map(({ document_id, run, progress, ...file }) => ({
       ...presentFile(file),
       document_id,
-      run: String(run),
+      // Documents are only written with the run statuses of API.md §1.8.
+      run: String(run) as DocRun,
       progress: Number(progress),
     })),
   };
