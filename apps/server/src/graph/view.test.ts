@@ -44,6 +44,20 @@ describe('graphView (GET /v1/kb/<id>/knowledge_graph)', () => {
     );
   });
 
+  it('serves every node and edge (still no self-loops) when the limits are lifted (full=1)', () => {
+    const nodes = Array.from({ length: 300 }, (_, i) => ({ id: `N${i}`, pagerank: i }));
+    const edges = [
+      ...Array.from({ length: 200 }, (_, i) => ({ source: `N${i}`, target: `N${i + 1}`, weight: i })),
+      { source: 'N5', target: 'N5', weight: 1 },
+    ];
+    const view = graphView({ nodes, edges }, { maxNodes: Infinity, maxEdges: Infinity }) as {
+      nodes: unknown[];
+      edges: unknown[];
+    };
+    expect(view.nodes).toHaveLength(300);
+    expect(view.edges).toHaveLength(200);
+  });
+
   it('reads the stored graphology export (as object or string) without bookkeeping; {} when there is none', () => {
     const kb = createKbGraph();
     mergeSubgraph(

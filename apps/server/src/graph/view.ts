@@ -106,19 +106,21 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0
 
 /**
  * The `graph` member of the knowledge_graph routes from a stored graph (node-link JSON, graphology export,
- * or its string): `{}` when there is none, else at most 256 nodes by PageRank and 128 edges by weight.
+ * or its string): `{}` when there is none, else at most 256 nodes by PageRank and 128 edges by weight
+ * (`limits` lifts that for the web's graph tab, which draws the whole graph).
  */
 export function graphView(
   stored: unknown,
+  limits: { maxNodes: number; maxEdges: number } = { maxNodes: VIEW_MAX_NODES, maxEdges: VIEW_MAX_EDGES },
 ): { nodes: Array<Record<string, unknown>>; edges: Array<Record<string, unknown>> } | Record<string, never> {
   const data = nodeLinkOf(stored);
   if (!data) return {};
-  const nodes = [...data.nodes].sort((a, b) => num(b.pagerank) - num(a.pagerank)).slice(0, VIEW_MAX_NODES);
+  const nodes = [...data.nodes].sort((a, b) => num(b.pagerank) - num(a.pagerank)).slice(0, limits.maxNodes);
   const kept = new Set(nodes.map((n) => n.id));
   const edges = data.edges
     .filter((e) => e.source !== e.target && kept.has(e.source) && kept.has(e.target))
     .sort((a, b) => num(b.weight) - num(a.weight))
-    .slice(0, VIEW_MAX_EDGES);
+    .slice(0, limits.maxEdges);
   return { nodes, edges };
 }
 

@@ -114,18 +114,26 @@ export const mindMapNodeSchema: z.ZodType<MindMapNode> = z.lazy(() =>
 
 const graphNodeSchema = z.object({
   id: z.string(),
+  entity_name: z.string().optional(),
   entity_type: z.string().optional(),
   description: z.string().optional(),
+  /** Chunk ids the entity was extracted from. */
   source_id: z.array(z.string()).optional(),
   pagerank: z.number().optional(),
+  /** Leiden community index, when communities were computed. */
+  community: z.number().optional(),
+  doc_ids: z.array(z.string()).optional(),
 });
+export type GraphNodeData = z.infer<typeof graphNodeSchema>;
 const graphEdgeSchema = z.object({
   source: z.string(),
   target: z.string(),
   weight: z.number().optional(),
   description: z.string().optional(),
   keywords: z.array(z.string()).optional(),
+  source_id: z.array(z.string()).optional(),
 });
+export type GraphEdgeData = z.infer<typeof graphEdgeSchema>;
 
 /** `{graph:{nodes, edges}, mind_map}`; both `{}` until graph extraction has run. */
 export const knowledgeGraphSchema = z.strictObject({

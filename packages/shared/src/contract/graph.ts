@@ -39,6 +39,8 @@ export const graphContract = {
     method: 'GET',
     path: '/v1/kb/:kb_id/knowledge_graph',
     auth: 'login',
+    /** Lectern addition: `full=1` serves every node and edge (the web's graph tab), not the first 256/128. */
+    query: z.object({ full: z.enum(['0', '1', 'true', 'false']).optional() }),
     data: knowledgeGraphSchema,
   }),
   deleteKnowledgeGraph: route({

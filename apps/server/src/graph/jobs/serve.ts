@@ -13,13 +13,17 @@ import { clearKbGraph, docMindMap, loadKbGraph } from './store.js';
 
 type Json = Record<string, unknown>;
 
+/** `full`: every node and edge (Lectern's graph tab), else the API.md view (256 nodes, 128 edges). */
 export async function kbKnowledgeGraph(
   ctx: AppContext,
   kbId: string,
+  full = false,
 ): Promise<{ graph: Json; mind_map: Json }> {
   const stored = await loadKbGraph(ctx.db.kysely, kbId);
+  const limits = full ? { maxNodes: Infinity, maxEdges: Infinity } : undefined;
   return {
-    graph: stored.graph && stored.graph.order > 0 ? (graphView(toNodeLink(stored.graph)) as Json) : {},
+    graph:
+      stored.graph && stored.graph.order > 0 ? (graphView(toNodeLink(stored.graph), limits) as Json) : {},
     mind_map: stored.mindMap ? (uniqueMindMapIds(stored.mindMap) as Json) : {},
   };
 }

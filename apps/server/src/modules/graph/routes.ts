@@ -28,8 +28,9 @@ async function kbFor(ctx: AppContext, user: UserTable, kbId: unknown, action: 'r
 
 export async function graphRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: { kb_id: string } }>('/v1/kb/:kb_id/knowledge_graph', async (req) => {
+    const { full } = validate(c.knowledgeGraph.query, req.query ?? {});
     const kb = await kbFor(ctx, authOf(req).user, req.params.kb_id, 'read');
-    return ok(await kbKnowledgeGraph(ctx, kb.id));
+    return ok(await kbKnowledgeGraph(ctx, kb.id, full === '1' || full === 'true'));
   });
 
   app.delete<{ Params: { kb_id: string } }>('/v1/kb/:kb_id/knowledge_graph', async (req) => {
