@@ -141,7 +141,9 @@ describe('knowledge graph, RAPTOR and mind map jobs', () => {
     const whole = (await get<GraphData>(server, alice.token, `/v1/kb/${kbId}/knowledge_graph?full=1`)).data!;
     expect(whole.graph.nodes!.map((n) => n.id).sort()).toEqual(ids);
     expect(whole.graph.edges!.length).toBe(g.graph.edges!.length);
-    expect(await get(server, alice.token, `/v1/kb/${kbId}/knowledge_graph?full=all`)).toMatchObject({ code: 101 });
+    expect(await get(server, alice.token, `/v1/kb/${kbId}/knowledge_graph?full=all`)).toMatchObject({
+      code: 101,
+    });
     const doc = (await get<GraphData>(server, alice.token, `/v1/chunk/knowledge_graph?doc_id=${docA}`)).data!;
     expect(doc.graph.nodes!.length).toBe(5);
     // Entities and relations are in the chunk index, embedded, and stay out of ordinary listings.

@@ -12,12 +12,12 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '@lectern/shared';
 import { useKbDetail } from '../../api/kb';
-import { GraphTab } from './EmptyTabs';
 import { KbFilesTab } from '../files';
 import { RetrievalTestingTab } from '../retrieval';
 
 const DatasetTab = lazy(() => import('./dataset/DatasetTab'));
 const ConfigurationTab = lazy(() => import('./config/ConfigurationTab'));
+const GraphTab = lazy(() => import('./graph/GraphTab'));
 
 export const KB_TABS = ['dataset', 'testing', 'files', 'configuration', 'graph'] as const;
 export type KbTab = (typeof KB_TABS)[number];
@@ -69,7 +69,7 @@ export default function KnowledgeDetailPage() {
     testing: <RetrievalTestingTab kbId={kb.id} />,
     files: <KbFilesTab kbId={kb.id} />,
     configuration: <ConfigurationTab kb={kb} />,
-    graph: <GraphTab />,
+    graph: <GraphTab kbId={kb.id} />,
   };
 
   return (
