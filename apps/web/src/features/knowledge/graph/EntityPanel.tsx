@@ -1,4 +1,4 @@
-import { Button, Card, Empty, List, Space, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Space, Tag, Typography } from 'antd';
 import { CloseOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { relationsOf, type KnowledgeGraph } from './graph-data';
@@ -60,12 +60,12 @@ export function EntityPanel({
       {relations.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('knowledge.graph.noRelations')} />
       ) : (
-        <List
-          size="small"
+        <ul
           aria-label={t('knowledge.graph.relationsOf', { name: a.label })}
-          dataSource={relations.slice(0, 100)}
-          renderItem={(r) => (
-            <List.Item style={{ display: 'block', paddingInline: 0 }}>
+          style={{ listStyle: 'none', margin: 0, padding: 0 }}
+        >
+          {relations.slice(0, 100).map((r) => (
+            <li key={r.other} style={{ padding: '4px 0', borderBottom: '1px solid var(--ant-color-split)' }}>
               <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => onSelect(r.other)}>
                 {graph.getNodeAttribute(r.other, 'label')}
               </Button>
@@ -81,9 +81,9 @@ export function EntityPanel({
                   {r.description}
                 </Typography.Paragraph>
               )}
-            </List.Item>
-          )}
-        />
+            </li>
+          ))}
+        </ul>
       )}
 
       <Typography.Title level={5} style={{ fontSize: 13, marginTop: 12 }}>
