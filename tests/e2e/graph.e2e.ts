@@ -116,11 +116,8 @@ describe('knowledge graph tab in the browser', () => {
     async () => {
       const toast = toaster(page);
       await registerAndSignIn(page, { nickname: 'Ada', email, password });
-      const t0 = Date.now();
       await standinDefaults();
-      const t1 = Date.now();
       await buildPioneers();
-      console.log(`TIMING models ${t1 - t0} kb ${Date.now() - t1}`);
 
       await page.getByRole('tab', { name: 'Knowledge graph' }).click();
       await page.waitForURL(/\/graph$/);
@@ -136,7 +133,6 @@ describe('knowledge graph tab in the browser', () => {
         .catch(async (error: unknown) => {
           throw new Error(`graph job not done: ${await whatIsShown(page)}`, { cause: error });
         });
-      console.log(`TIMING job done ${Date.now() - t0}`);
       await job.getByRole('button', { name: 'Log' }).click();
       const log = page.getByRole('list', { name: 'Job log' });
       await expect.poll(() => log.innerText(), POLL).toContain('Task done');
