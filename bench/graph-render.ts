@@ -1,6 +1,6 @@
 /**
  * Graph tab rendering (issue 16: renders 10,000 nodes and pans smoothly). Bundles
- * bench/graph-render/harness.ts (the tab's own graph-data.ts conversion + sigma with the tab's
+ * apps/web/bench/graph-render.harness.ts (the tab's own graph-data.ts conversion + sigma with the tab's
  * settings) with esbuild, opens it in Chromium (/usr/bin/chromium, or CHROMIUM_PATH) and, per size,
  * reports: data → graphology (incl. communities and the seeded layout), sigma construction, time to
  * the first frame, and the frame intervals of a 90-frame camera pan with the edges kept visible
@@ -16,7 +16,23 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { machine, summarize } from './lib/stats.js';
-import type { RenderResult } from './graph-render/harness.js';
+
+/** What the harness page offers (apps/web/bench/graph-render.harness.ts; a DOM file, so not imported here). */
+interface BenchWindow {
+  runBench(
+    n: number,
+    withCommunities: boolean,
+  ): Promise<{
+    nodes: number;
+    edges: number;
+    buildMs: number;
+    constructMs: number;
+    firstFrameMs: number;
+    frameMs: number[];
+    calibrationMs: number;
+  }>;
+  webglRenderer(): string;
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 function arg(name: string, fallback: string): string {
@@ -28,7 +44,7 @@ const SIZES = arg('nodes', '1000,10000,20000').split(',').map(Number);
 const LOUVAIN = process.argv.includes('--louvain');
 
 const bundle = await build({
-  entryPoints: [path.join(root, 'bench/graph-render/harness.ts')],
+  entryPoints: [path.join(root, 'apps/web/bench/graph-render.harness.ts')],
   bundle: true,
   write: false,
   format: 'iife',
@@ -47,19 +63,12 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.setContent('<div id="graph" style="width:1000px;height:600px"></div>');
   await page.addScriptTag({ content: bundle.outputFiles[0].text });
-  const renderer = await page.evaluate(() => {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    return gl ? String(gl.getParameter(gl.RENDERER)) : 'no WebGL2';
-  });
+  const renderer = await page.evaluate(() => (globalThis as unknown as BenchWindow).webglRenderer());
   console.log(`graph-render — ${machine()} — Chromium ${browser.version()} (${renderer})`);
   console.log(`communities: ${LOUVAIN ? 'Louvain in the browser' : 'from the server'}\n`);
   for (const n of SIZES) {
     const r = await page.evaluate(
-      ([size, louvain]) =>
-        (window as unknown as { runBench: (n: number, c: boolean) => Promise<RenderResult> }).runBench(
-          size,
-          !louvain,
-        ),
+      ([size, louvain]) => (globalThis as unknown as BenchWindow).runBench(size, !louvain),
       [n, LOUVAIN] as const,
     );
     const frames = summarize(r.frameMs);

@@ -1,11 +1,11 @@
 /**
- * Runs inside Chromium (bundled by bench/graph-render.ts): builds a synthetic knowledge graph of `n`
+ * Runs inside Chromium (bundled by the repository's bench/graph-render.ts): builds a synthetic knowledge graph of `n`
  * entities with the graph tab's own conversion (graph-data.ts), draws it with sigma as the tab does,
  * then pans the camera in a full circle over 90 frames, recording every frame interval.
  */
 import Sigma from 'sigma';
 import type { GraphEdgeData, GraphNodeData } from '@lectern/shared';
-import { buildGraph } from '../../apps/web/src/features/knowledge/graph/graph-data';
+import { buildGraph } from '../src/features/knowledge/graph/graph-data';
 
 export interface RenderResult {
   nodes: number;
@@ -112,4 +112,17 @@ async function run(n: number, withCommunities: boolean): Promise<RenderResult> {
   };
 }
 
-(window as unknown as { runBench: typeof run }).runBench = run;
+/** What the page offers the bench script. */
+export interface BenchWindow {
+  runBench: typeof run;
+  webglRenderer: () => string;
+}
+
+const api: BenchWindow = {
+  runBench: run,
+  webglRenderer: () => {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    return gl ? String(gl.getParameter(gl.RENDERER)) : 'no WebGL2';
+  },
+};
+Object.assign(window, api);
