@@ -14,27 +14,46 @@ Here is the knowledge base:
 {knowledge}
 The above is the knowledge base.`;
 
-/** A search-app "assistant" over `kbIds` with the tenant's default chat model. */
-export function askDialog(tenantId: string, kbIds: string[], llmId = ''): DialogConfig {
+/**
+ * The settings of a search app (API.md §15 `search_config`) the pipeline reads; absent = the
+ * search-app row of §19.12 and the tenant's default chat model.
+ */
+export interface SearchSettings {
+  similarity_threshold?: number;
+  vector_similarity_weight?: number;
+  top_k?: number;
+  rerank_id?: string;
+  use_kg?: boolean;
+  chat_id?: string;
+  llm_setting?: Record<string, unknown>;
+  cross_languages?: string[];
+  keyword?: boolean;
+}
+
+/** A search-app "assistant" over `kbIds`: the app's settings, else the §19.12 search-app defaults. */
+export function askDialog(tenantId: string, kbIds: string[], settings: SearchSettings = {}): DialogConfig {
   const defaults = RETRIEVAL_DEFAULTS.search_app;
   return {
     id: '',
     tenant_id: tenantId,
-    llm_id: llmId,
-    llm_setting: { temperature: 0.1 },
+    llm_id: settings.chat_id ?? '',
+    llm_setting: { temperature: 0.1, ...(settings.llm_setting ?? {}) },
     prompt_config: {
       system: ASK_SYSTEM,
       prologue: '',
       parameters: [{ key: 'knowledge', optional: false }],
       empty_response: '',
       quote: true,
+      keyword: settings.keyword === true,
+      cross_languages: settings.cross_languages ?? [],
+      use_kg: settings.use_kg === true,
     },
     kb_ids: kbIds,
     top_n: defaults.size,
-    top_k: defaults.topK,
-    similarity_threshold: defaults.similarityThreshold,
-    vector_similarity_weight: defaults.vectorSimilarityWeight,
-    rerank_id: '',
+    top_k: settings.top_k ?? defaults.topK,
+    similarity_threshold: settings.similarity_threshold ?? defaults.similarityThreshold,
+    vector_similarity_weight: settings.vector_similarity_weight ?? defaults.vectorSimilarityWeight,
+    rerank_id: settings.rerank_id ?? '',
     meta_data_filter: {},
   };
 }
@@ -106,17 +125,22 @@ export async function mindMapFor(
   tenantId: string,
   question: string,
   kbIds: string[],
+  settings: SearchSettings = {},
+  docIds?: string[],
 ): Promise<MindMapNode> {
-  const dialog = askDialog(tenantId, kbIds);
-  const { model } = await svc.chatModel(tenantId, '');
+  const dialog = askDialog(tenantId, kbIds, settings);
+  const { model } = await svc.chatModel(tenantId, dialog.llm_id);
   const knowledge = await svc.retrieve({
     question,
     tenantId,
     kbIds,
+    docIds,
     topN: dialog.top_n,
     topK: dialog.top_k,
     similarityThreshold: dialog.similarity_threshold,
     vectorSimilarityWeight: dialog.vector_similarity_weight,
+    rerankId: dialog.rerank_id || undefined,
+    useKg: dialog.prompt_config.use_kg === true,
   });
   return buildMindMap(model, question, knowledge);
 }

@@ -16,6 +16,7 @@ import type {
 import type { Api4ConversationTable, ConversationTable, DialogTable } from './tables/chat.js';
 import type { CanvasRunTable, UserCanvasTable, UserCanvasVersionTable } from './tables/canvas.js';
 import type { McpServerTable } from './tables/mcp.js';
+import type { SearchTable } from './tables/search.js';
 
 export type { TimeColumns } from './tables/time.js';
 
@@ -147,5 +148,6 @@ export interface Database {
   canvas_run: CanvasRunTable;
   mcp_server: McpServerTable;
   tenant_tracing: TenantTracingTable;
+  search: SearchTable;
   _placeholder_generated?: { id: Generated<number> };
 }

@@ -14,6 +14,7 @@ import { tenantRoutes } from './tenant/routes.js';
 import { publicApiRoutes } from './public-api/index.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { langfuseRoutes } from './langfuse/routes.js';
+import { searchAppRoutes } from './search-app/routes.js';
 
 /** Every API area registers its routes here, one line each. */
 export async function registerModules(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -29,6 +30,7 @@ export async function registerModules(app: FastifyInstance, ctx: ServerContext):
   await fileManagerRoutes(app, ctx);
   await tenantRoutes(app, ctx);
   await langfuseRoutes(app, ctx);
+  await searchAppRoutes(app, ctx);
   await publicApiRoutes(app, ctx);
   await mcpRoutes(app, ctx);
 }

@@ -97,3 +97,14 @@ export function readableCanvases(scope: AccessScope, f: CanvasFilter = {}): RawB
   if (teams.length === 0) return NOTHING;
   return sql<SqlBool>`(${c('user_id')} in (${sql.join(teams)}) and ${c('permission')} = ${'team'})`;
 }
+
+/**
+ * Where-clause of the search apps the caller may read: live apps of its own tenant and of the teams
+ * where it is a `normal` member (search apps have no permission switch), narrowed by `owner_ids`.
+ */
+export function readableSearches(scope: AccessScope, f: ListFilter = {}): RawBuilder<SqlBool> {
+  const c = (name: string) => column(f.alias, 'search', name);
+  const tenants = listedTenantIds(scope, f.ownerIds);
+  if (tenants.length === 0) return NOTHING;
+  return sql<SqlBool>`(${c('status')} = ${'1'} and ${c('tenant_id')} in (${sql.join(tenants)}))`;
+}

@@ -17,6 +17,7 @@ export {
   type FileRef,
   type KbRef,
   type Resource,
+  type SearchRef,
   type ResourceKind,
 } from './rules.js';
 export { refusals, type Refusal } from './refusals.js';
@@ -43,11 +44,13 @@ export {
   type LoadedConversationRows,
 } from './chat.js';
 export { authorizeCanvas, linkedKbsOf, loadCanvas, loadFile } from './files.js';
+export { loadSearch, type SearchRow } from './search.js';
 export {
   ownKbs,
   readableCanvases,
   readableDialogs,
   readableKbs,
+  readableSearches,
   visibleKbIds,
   type CanvasFilter,
   type ListFilter,

@@ -26,5 +26,7 @@ export const refusals = {
   dialogNotFoundBare: (): ApiError => errors.data('Dialog not found'),
   conversationNotFound: (): ApiError => errors.data('Conversation not found!'),
   canvasNotFound: (): ApiError => errors.data('canvas not found.'),
+  /** 103 — `search/detail` of a search app outside the caller's teams (or unknown). */
+  searchNoPermission: (): ApiError => errors.operating('Has no permission for this operation.', false),
   fileNotFound: (): ApiError => errors.data('File not found!'),
 } satisfies Record<string, Refusal>;

@@ -46,6 +46,16 @@ export interface McpRef {
   tenant_id: string;
 }
 
+/**
+ * What the rules read of a search app (`search` row, API.md §15): used by its tenant's members
+ * (owner and `normal` members), changed and removed by its creator only.
+ */
+export interface SearchRef {
+  tenant_id: string;
+  created_by: string;
+  status?: string | null;
+}
+
 /** What the rules read of a file-manager entry (`file` row, API.md §12). */
 export interface FileRef {
   tenant_id: string;
@@ -68,6 +78,7 @@ export type Resource =
   | { kind: 'conversation'; dialog: DialogRef }
   | { kind: 'canvas'; canvas: CanvasRef }
   | { kind: 'mcp'; mcp: McpRef }
+  | { kind: 'search'; search: SearchRef }
   /** A file with the knowledge bases it is linked to (through file2document → document). */
   | { kind: 'file'; file: FileRef; linkedKbs: readonly KbRef[] };
 
@@ -83,6 +94,7 @@ export const resource = {
   conversation: (dialog: DialogRef): Resource => ({ kind: 'conversation', dialog }),
   canvas: (canvas: CanvasRef): Resource => ({ kind: 'canvas', canvas }),
   mcp: (mcp: McpRef): Resource => ({ kind: 'mcp', mcp }),
+  search: (search: SearchRef): Resource => ({ kind: 'search', search }),
   file: (file: FileRef, linkedKbs: readonly KbRef[] = []): Resource => ({ kind: 'file', file, linkedKbs }),
 };
 
@@ -171,6 +183,15 @@ const RULES: { [K in ResourceKind]: RuleOf<K> } = {
       manage: (s, r) => ownsTenant(s, r.mcp.tenant_id),
     },
     refusal: { read: refusals.noAuthorization, manage: refusals.noAuthorization },
+  },
+  search: {
+    live: (r) => live(r.search.status),
+    permits: {
+      read: (s, r) => ownsTenant(s, r.search.tenant_id) || s.teamTenantIds.includes(r.search.tenant_id),
+      // API.md §15 update/rm: only the creator.
+      manage: (s, r) => r.search.created_by === s.userId,
+    },
+    refusal: { read: refusals.searchNoPermission, manage: refusals.noAuthorization },
   },
   file: {
     live: () => true,

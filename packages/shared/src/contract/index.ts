@@ -17,6 +17,7 @@ import { langfuseContract } from './langfuse.js';
 import { llmContract } from './llm.js';
 import { mcpContract } from './mcp.js';
 import { publicApiContract } from './public-api.js';
+import { searchBotsContract, searchContract } from './search.js';
 import type { RouteContract, RouteGroup } from './route.js';
 import { systemContract } from './system.js';
 import { tenantContract } from './tenant.js';
@@ -40,6 +41,8 @@ export const contract = {
   langfuse: langfuseContract,
   publicApi: publicApiContract,
   mcp: mcpContract,
+  search: searchContract,
+  searchBots: searchBotsContract,
 } satisfies Record<string, RouteGroup>;
 
 /** Every entry, for checks that walk them all. */
@@ -76,6 +79,7 @@ export * from './mcp.js';
 export * from './openapi.js';
 export * from './public-api.js';
 export * from './route.js';
+export * from './search.js';
 export * from './system.js';
 export * from './tasks.js';
 export * from './tenant.js';

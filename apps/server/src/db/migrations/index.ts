@@ -10,6 +10,7 @@ import * as m0008 from './0008_canvas.js';
 import * as m0009 from './0009_kb_graph.js';
 import * as m0010 from './0010_file_blobs.js';
 import * as m0011 from './0011_mcp_server.js';
+import * as m0012 from './0012_search_app.js';
 import * as m0013 from './0013_langfuse.js';
 
 /**
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '0009_kb_graph': m0009,
   '0010_file_blobs': m0010,
   '0011_mcp_server': m0011,
+  '0012_search_app': m0012,
   '0013_langfuse': m0013,
 };

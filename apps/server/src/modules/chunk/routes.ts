@@ -7,6 +7,7 @@ import { errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { presentDocument } from '../document/presenter.js';
 import { presentStoredChunk } from './presenter.js';
+import { withSearchConfig } from '../search-app/run.js';
 import { retrievalTest } from './retrieval-test.js';
 import { availability, keywordList, nonBlank, positiveInt, tagFeatures } from './fields.js';
 import * as chunks from './service.js';
@@ -103,7 +104,9 @@ export async function chunkRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   app.post('/v1/chunk/retrieval_test', async (req) => {
     const body = validate(c.retrievalTest.body, req.body);
-    return ok(await retrievalTest(ctx, authOf(req).user, body));
+    const user = authOf(req).user;
+    // A search app's settings fill what the request leaves out (API.md §15).
+    return ok(await retrievalTest(ctx, user, await withSearchConfig(ctx, user.id, body)));
   });
 
   // The document's part of the KB graph and its mind map (API.md §7, §19.10).

@@ -1,33 +1,23 @@
 /**
- * `/v1/conversation/{tts, ask, mindmap, related_questions}`: the search page and text to speech.
+ * `/v1/conversation/{tts, ask, mindmap, related_questions}`: the search page (with a search app's
+ * configuration when a `search_id` is given, modules/search-app/run.ts) and text to speech.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { contract } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
-import { answerQuestion } from '../../chat/answer.js';
-import { relatedQuestions } from '../../chat/llm-tasks.js';
-import { presentReference } from '../../chat/reference.js';
-import { askDialog, mindMapFor } from '../../chat/search-answer.js';
 import type { ChatServices } from '../../chat/services.js';
-import { SseWriter, sseErrorFrame } from '../../chat/sse.js';
+import { sseErrorFrame } from '../../chat/sse.js';
 import { ttsPieces } from '../../chat/tts.js';
 import { authOf } from '../../http/auth.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { modelFor } from '../../models/registry.js';
-import { accessScopeOf, loadKbs } from '../../policy/index.js';
+import { searchMindMap, searchRelated, streamAsk } from '../search-app/run.js';
 import { ownedTenant } from '../user/service.js';
 import { errorMessage } from './completion.js';
 
 const c = contract.conversation;
-
-/** The KBs must all be live and usable by the caller (own, or team-shared); else 109. */
-async function assertKbs(ctx: AppContext, userId: string, kbIds: string[]): Promise<void> {
-  if (kbIds.length === 0) return;
-  const db = ctx.db.kysely;
-  await loadKbs(db, await accessScopeOf(db, userId), [...new Set(kbIds)], 'read');
-}
 
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: ChatServices): Promise<void> {
   app.post('/v1/conversation/tts', async (req, reply) => {
@@ -61,42 +51,16 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext, svc: C
 
   app.post('/v1/conversation/ask', async (req, reply) => {
     const body = validate(c.ask.body, req.body);
-    const userId = authOf(req).user.id;
-    const sse = new SseWriter(reply);
-    sse.open();
-    try {
-      await assertKbs(ctx, userId, body.kb_ids);
-      const dialog = askDialog(userId, body.kb_ids);
-      const gen = answerQuestion(svc, dialog, [{ role: 'user', content: body.question }], {
-        signal: sse.signal,
-      });
-      for (let step = await gen.next(); !step.done; step = await gen.next()) {
-        const ev = step.value;
-        const reference = ev.final ? presentReference(ev.reference, 'web') : { chunks: [] };
-        if (!sse.data({ ...ev, reference })) break;
-      }
-    } catch (err) {
-      sse.error(errorMessage(err, req.log));
-    }
-    sse.end();
-    return reply;
+    return streamAsk(ctx, svc, reply, authOf(req).user.id, body, req.log);
   });
 
   app.post('/v1/conversation/mindmap', async (req) => {
     const body = validate(c.mindmap.body, req.body);
-    const userId = authOf(req).user.id;
-    await assertKbs(ctx, userId, body.kb_ids);
-    try {
-      return ok(await mindMapFor(svc, userId, body.question, [...new Set(body.kb_ids)]));
-    } catch (err) {
-      if (err instanceof ApiError && err.code !== 102) throw err;
-      throw errors.exception(errorMessage(err, req.log), false);
-    }
+    return ok(await searchMindMap(ctx, svc, authOf(req).user.id, body, req.log));
   });
 
   app.post('/v1/conversation/related_questions', async (req) => {
     const body = validate(c.relatedQuestions.body, req.body);
-    const { model } = await svc.chatModel(authOf(req).user.id, '');
-    return ok(await relatedQuestions(model, body.question));
+    return ok(await searchRelated(ctx, svc, authOf(req).user.id, body));
   });
 }

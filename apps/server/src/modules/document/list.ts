@@ -93,7 +93,8 @@ export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywo
   };
 }
 
-function compare(actual: unknown, op: string, expected: unknown): boolean {
+/** One metadata comparison of the condition language (API.md §6 operators). */
+export function compare(actual: unknown, op: string, expected: unknown): boolean {
   const values = Array.isArray(actual) ? actual : [actual];
   const present =
     actual !== undefined &&

@@ -12,10 +12,13 @@ import { docsRoutes } from './docs.js';
 import { documentRoutes } from './documents.js';
 import { miscRoutes } from './misc.js';
 import { openaiRoutes } from './openai.js';
+import { searchBotRoutes } from './searchbots.js';
 
 export async function publicApiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   // The reference is public: outside the API-key scope.
   await docsRoutes(app);
+  // The search app's share page: beta token, not an API key (API.md §1.4).
+  await searchBotRoutes(app, ctx);
   await app.register(async (scope) => {
     scope.addHook('preHandler', publicApiAuth(ctx));
     await datasetRoutes(scope, ctx);

@@ -1,0 +1,91 @@
+/**
+ * What a search (`conversation/ask`, `mindmap`, `related_questions`, the share page's searchbots)
+ * runs with: without a `search_id`, the request's knowledge bases under the caller's access and the
+ * search-app defaults; with one, the app's `search_config` — its knowledge bases (the request's when
+ * the app names none), retrieval settings, chat model, document restriction and metadata filter —
+ * under the app's tenant, whose owner chose those knowledge bases.
+ */
+import type { AppContext } from '../../context.js';
+import type { SearchSettings } from '../../chat/search-answer.js';
+import { parseJson } from '../../db/json.js';
+import { accessScopeOf, loadKbs, loadSearch, refusals } from '../../policy/index.js';
+import { compare } from '../document/list.js';
+import { manualConditions, type MetaCondition } from './config.js';
+import { searchConfigOf } from './service.js';
+
+/** A document id no document has: the metadata filter kept none, so nothing may be retrieved. */
+export const NO_DOCUMENT = 'none';
+
+export interface SearchPlan {
+  /** The tenant whose models answer (the app's, else the caller's). */
+  tenantId: string;
+  kbIds: string[];
+  /** Retrieval restricted to these documents (undefined = the whole KBs). */
+  docIds?: string[];
+  settings: SearchSettings;
+}
+
+function metaHolds(meta: Record<string, unknown>, conditions: MetaCondition[]): boolean {
+  return conditions.every((c) => compare(meta[c.key], c.op, c.value));
+}
+
+async function filteredDocIds(
+  ctx: AppContext,
+  kbIds: string[],
+  docIds: string[],
+  filter: Record<string, unknown>,
+): Promise<string[] | undefined> {
+  const conditions = manualConditions(filter);
+  if (!conditions) return docIds.length > 0 ? docIds : undefined;
+  if (kbIds.length === 0) return undefined;
+  let q = ctx.db.kysely.selectFrom('document').select(['id', 'meta_fields']).where('kb_id', 'in', kbIds);
+  if (docIds.length > 0) q = q.where('id', 'in', docIds);
+  const kept = (await q.execute())
+    .filter((d) => metaHolds(parseJson<Record<string, unknown>>(d.meta_fields, {}), conditions))
+    .map((d) => d.id);
+  return kept.length > 0 ? kept : [NO_DOCUMENT];
+}
+
+/**
+ * The plan of one search by `userId`. A `search_id` the caller may not use (unknown, removed, or of
+ * a team it is not in) → 109 "No authorization."; a knowledge base the deciding tenant may not
+ * read → 109 as well.
+ */
+export async function searchPlan(
+  ctx: AppContext,
+  userId: string,
+  req: { kb_ids?: string[] | null; search_id?: string | null },
+): Promise<SearchPlan> {
+  const db = ctx.db.kysely;
+  const requested = [...new Set(req.kb_ids ?? [])];
+  if (!req.search_id) {
+    if (requested.length > 0) await loadKbs(db, await accessScopeOf(db, userId), requested, 'read');
+    return { tenantId: userId, kbIds: requested, settings: {} };
+  }
+  const row = await loadSearch(
+    db,
+    await accessScopeOf(db, userId),
+    req.search_id,
+    'read',
+    refusals.noAuthorization,
+  );
+  const config = searchConfigOf(row);
+  const kbIds = config.kb_ids.length > 0 ? [...new Set(config.kb_ids)] : requested;
+  if (kbIds.length > 0) await loadKbs(db, await accessScopeOf(db, row.tenant_id), kbIds, 'read');
+  return {
+    tenantId: row.tenant_id,
+    kbIds,
+    docIds: await filteredDocIds(ctx, kbIds, config.doc_ids, config.meta_data_filter),
+    settings: {
+      similarity_threshold: config.similarity_threshold,
+      vector_similarity_weight: config.vector_similarity_weight,
+      top_k: config.top_k,
+      rerank_id: config.rerank_id,
+      use_kg: config.use_kg,
+      chat_id: config.chat_id,
+      llm_setting: config.llm_setting,
+      cross_languages: config.cross_languages,
+      keyword: config.keyword,
+    },
+  };
+}
