@@ -171,7 +171,10 @@ export const searchBotsContract = {
     body: z.object({
       question: z.string(),
       search_id: z.string(),
-      kb_id: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+      kb_id: z
+        .union([z.string(), z.array(z.string())])
+        .nullable()
+        .optional(),
       page: z.number().int().min(1).optional(),
       size: z.number().int().min(1).optional(),
       doc_ids: z.array(z.string()).nullable().optional(),

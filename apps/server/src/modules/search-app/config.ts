@@ -32,7 +32,8 @@ function fraction(key: string, v: unknown): number {
 export function checkSearchConfig(input: Record<string, unknown>): Partial<SearchConfig> {
   const out: Record<string, unknown> = { ...input };
   for (const key of BOOLEAN_KEYS) {
-    if (key in input && typeof input[key] !== 'boolean') throw errors.exception(`\`${key}\` must be a boolean.`);
+    if (key in input && typeof input[key] !== 'boolean')
+      throw errors.exception(`\`${key}\` must be a boolean.`);
   }
   for (const key of STRING_LIST_KEYS) {
     if (!(key in input)) continue;
@@ -78,7 +79,8 @@ export interface MetaCondition {
 export function manualConditions(filter: Record<string, unknown>): MetaCondition[] | null {
   if (filter.method !== 'manual' || !Array.isArray(filter.manual)) return null;
   const conditions = filter.manual.filter(
-    (c): c is MetaCondition => isObj(c) && typeof c.key === 'string' && c.key !== '' && typeof c.op === 'string',
+    (c): c is MetaCondition =>
+      isObj(c) && typeof c.key === 'string' && c.key !== '' && typeof c.op === 'string',
   );
   return conditions.length > 0 ? conditions : null;
 }

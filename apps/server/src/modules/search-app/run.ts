@@ -93,7 +93,11 @@ export async function withSearchConfig(
   body: RetrievalBody,
 ): Promise<RetrievalBody> {
   if (!body.search_id) return body;
-  const requested = Array.isArray(body.kb_id) ? body.kb_id : typeof body.kb_id === 'string' ? [body.kb_id] : [];
+  const requested = Array.isArray(body.kb_id)
+    ? body.kb_id
+    : typeof body.kb_id === 'string'
+      ? [body.kb_id]
+      : [];
   const plan = await searchPlan(ctx, userId, {
     search_id: body.search_id,
     kb_ids: requested.filter((k): k is string => typeof k === 'string'),
