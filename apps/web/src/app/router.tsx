@@ -25,6 +25,8 @@ const SearchPage = lazy(() => import('../features/search/SearchPage'));
 const AgentListPage = lazy(() => import('../features/agent/AgentListPage'));
 const AgentEditorPage = lazy(() => import('../features/agent/AgentEditorPage'));
 const SharedChatPage = lazy(() => import('../features/share/SharedChatPage'));
+const SearchAppPage = lazy(() => import('../features/search/SearchAppPage'));
+const SharedSearchPage = lazy(() => import('../features/search/SharedSearchPage'));
 
 function Loading() {
   return (
@@ -51,6 +53,7 @@ function PublicOnly({ children }: { children: ReactNode }) {
 export const router = createBrowserRouter([
   { path: '/login', element: <PublicOnly>{page(<LoginPage />)}</PublicOnly> },
   { path: '/chat/share', element: page(<SharedChatPage />) },
+  { path: '/search/share', element: page(<SharedSearchPage />) },
   {
     path: '/',
     element: (
@@ -68,6 +71,7 @@ export const router = createBrowserRouter([
       { path: 'agent', element: page(<AgentListPage />) },
       { path: 'agent/:canvasId', element: page(<AgentEditorPage />) },
       { path: 'search', element: page(<SearchPage />) },
+      { path: 'search/:searchId', element: page(<SearchAppPage />) },
       {
         path: 'user-setting',
         element: page(<SettingsLayout />),

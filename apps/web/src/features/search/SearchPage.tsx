@@ -1,172 +1,189 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, Col, Input, Row, Select, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, Card, Col, Empty, Input, Popconfirm, Row, Spin, Typography } from 'antd';
+import {
+  DeleteOutlined,
+  EditOutlined,
+  PlusOutlined,
+  SearchOutlined,
+  SettingOutlined,
+  ShareAltOutlined,
+} from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { MindMapNode, ReferenceChunk } from '@lectern/shared';
-import { fetchMindMap, fetchRelatedQuestions, retrievalTest, streamAsk } from '../../api/conversation';
+import dayjs from 'dayjs';
+import type { SearchApp, SearchAppListItem } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
-import { alreadyShown } from '../../api/request';
-import { useAllKbs } from '../../api/kb';
-import { DocumentPreviewProvider, toReferenceChunk, useAnswerStream } from '../chat';
-import { cleanRelated, mindMapTree, storedKbIds, storeKbIds, type TreeItem } from './search-state';
-import { ChunkResults, MindMapCard, RelatedQuestions, SummaryCard } from './SearchPanels';
+import { alreadyShown, type ApiResult } from '../../api/request';
+import {
+  fetchSearchApp,
+  useCreateSearchApp,
+  useRemoveSearchApp,
+  useSearchApps,
+  useUpdateSearchApp,
+} from '../../api/search';
+import { useUserInfo } from '../../api/user';
+import { NameDialog, ShareDialog } from './SearchAppDialogs';
+import { SearchSettingsDrawer } from './SearchSettingsDrawer';
 
-interface Results {
-  chunks: ReferenceChunk[];
-  total: number;
-  related: string[];
-  tree: TreeItem[];
-  mindMapError: string | null;
-}
-
-const EMPTY: Results = { chunks: [], total: 0, related: [], tree: [], mindMapError: null };
-
-/**
- * Search across chosen knowledge bases: ranked chunks (retrieval testing), an AI summary streamed with
- * citations (`conversation/ask`), related questions (click to search them) and a mind map.
- */
+/** `/search`: the search apps of the user's teams — create, rename, configure, share, delete, open. */
 export default function SearchPage() {
   const { t } = useTranslation();
-  const kbs = useAllKbs();
-  const [kbIds, setKbIds] = useState<string[]>(storedKbIds);
-  const [text, setText] = useState('');
-  const [asked, setAsked] = useState<string | null>(null);
-  const [results, setResults] = useState<Results>(EMPTY);
-  const [loading, setLoading] = useState({ chunks: false, related: false, mindMap: false });
-  const [problem, setProblem] = useState<string | null>(null);
-  const stream = useAnswerStream();
-  const run = useRef(0);
+  const [keywords, setKeywords] = useState('');
+  const list = useSearchApps();
+  const create = useCreateSearchApp();
+  const update = useUpdateSearchApp();
+  const remove = useRemoveSearchApp();
+  const { data: user } = useUserInfo();
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<SearchAppListItem | null>(null);
+  const [settings, setSettings] = useState<SearchApp | null>(null);
+  const [sharing, setSharing] = useState<string | null>(null);
+  const apps = (list.data?.search_apps ?? []).filter((a) =>
+    a.name.toLowerCase().includes(keywords.toLowerCase()),
+  );
 
-  // Choices that no longer exist (deleted knowledge bases) are dropped.
-  useEffect(() => {
-    if (!kbs.data) return;
-    const live = kbIds.filter((id) => kbs.data.some((kb) => kb.id === id));
-    if (live.length !== kbIds.length) setKbIds(live);
-  }, [kbs.data, kbIds]);
-
-  const search = async (raw: string) => {
-    const question = raw.trim();
-    if (!question) return;
-    if (kbIds.length === 0) {
-      setProblem(t('search.chooseKb'));
-      return;
-    }
-    setProblem(null);
-    setText(question);
-    setAsked(question);
-    storeKbIds(kbIds);
-    const id = ++run.current;
-    const current = () => run.current === id;
-    setResults(EMPTY);
-    setLoading({ chunks: true, related: true, mindMap: true });
-
-    void retrievalTest(question, kbIds).then((r) => {
-      if (!current()) return;
-      if (r.code === 0 && r.data) {
-        setResults((s) => ({ ...s, chunks: r.data!.chunks.map(toReferenceChunk), total: r.data!.total }));
-      } else if (!alreadyShown(r)) feedback.error(r.message);
-      setLoading((l) => ({ ...l, chunks: false }));
-    });
-    void fetchRelatedQuestions(question).then((r) => {
-      if (!current()) return;
-      setResults((s) => ({ ...s, related: r.code === 0 ? cleanRelated(r.data, question) : [] }));
-      setLoading((l) => ({ ...l, related: false }));
-    });
-    void fetchMindMap(question, kbIds).then((r) => {
-      if (!current()) return;
-      setResults((s) => ({
-        ...s,
-        tree: r.code === 0 ? mindMapTree(r.data as MindMapNode) : [],
-        mindMapError: r.code === 0 ? null : r.message,
-      }));
-      setLoading((l) => ({ ...l, mindMap: false }));
-    });
-    const { outcome } = await stream.run((onEvent, signal) => streamAsk(question, kbIds, onEvent, signal));
-    if (current() && !outcome.ok && !outcome.aborted && !outcome.shown) feedback.error(outcome.message);
+  const report = (r: ApiResult<unknown>) => {
+    if (r.code !== 0 && !alreadyShown(r)) feedback.error(r.message);
+    return r.code === 0;
+  };
+  const openSettings = async (id: string) => {
+    const r = await fetchSearchApp(id);
+    if (report(r) && r.data) setSettings(r.data);
   };
 
-  const kbSelect = (
-    <Select
-      mode="multiple"
-      allowClear
-      value={kbIds}
-      onChange={setKbIds}
-      loading={kbs.isPending}
-      placeholder={t('search.kbPlaceholder')}
-      aria-label={t('search.knowledgeBases')}
-      optionFilterProp="label"
-      options={(kbs.data ?? []).map((kb) => ({ value: kb.id, label: kb.name }))}
-      style={{ minWidth: 260, maxWidth: 520 }}
-      maxTagCount="responsive"
-    />
-  );
-  const box = (
-    <Input.Search
-      value={text}
-      onChange={(e) => setText(e.target.value)}
-      onSearch={(v) => void search(v)}
-      enterButton={t('search.search')}
-      size="large"
-      allowClear
-      placeholder={t('search.placeholder')}
-      aria-label={t('search.question')}
-      loading={stream.streaming}
-    />
-  );
-
   return (
-    <DocumentPreviewProvider>
-      <div style={{ maxWidth: 1200, margin: '0 auto' }}>
-        {asked === null ? (
-          <div
-            style={{
-              maxWidth: 720,
-              margin: '10vh auto 0',
-              display: 'flex',
-              flexDirection: 'column',
-              gap: 16,
-              textAlign: 'center',
-            }}
-          >
-            <Typography.Title level={1} style={{ fontSize: 32, margin: 0 }}>
-              {t('search.title')}
-            </Typography.Title>
-            <Typography.Text type="secondary">{t('search.subtitle')}</Typography.Text>
-            <div style={{ display: 'flex', justifyContent: 'center' }}>{kbSelect}</div>
-            {box}
-            {problem && <Alert type="warning" showIcon title={problem} />}
-            {kbs.data && kbs.data.length === 0 && <Alert type="info" showIcon title={t('search.noKbs')} />}
-          </div>
-        ) : (
-          <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-            <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'center' }}>
-              <Typography.Title level={1} style={{ fontSize: 20, margin: 0 }}>
-                {t('search.title')}
-              </Typography.Title>
-              {kbSelect}
-              <div style={{ flex: 1, minWidth: 280 }}>{box}</div>
-            </div>
-            {problem && <Alert type="warning" showIcon title={problem} />}
-            <Row gutter={[16, 16]}>
-              <Col xs={24} lg={16}>
-                <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-                  <SummaryCard answer={stream.answer} streaming={stream.streaming} />
-                  <ChunkResults chunks={results.chunks} total={results.total} loading={loading.chunks} />
-                </Space>
-              </Col>
-              <Col xs={24} lg={8}>
-                <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
-                  <RelatedQuestions
-                    questions={results.related}
-                    loading={loading.related}
-                    onPick={(q) => void search(q)}
-                  />
-                  <MindMapCard tree={results.tree} loading={loading.mindMap} error={results.mindMapError} />
-                </Space>
-              </Col>
-            </Row>
-          </Space>
-        )}
+    <div style={{ maxWidth: 1200, margin: '0 auto' }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 16, marginBottom: 24 }}>
+        <div style={{ flex: 1, minWidth: 240 }}>
+          <Typography.Title level={1} style={{ fontSize: 24, margin: 0 }}>
+            {t('search.apps.title')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('search.apps.subtitle')}</Typography.Text>
+        </div>
+        <Input.Search
+          allowClear
+          placeholder={t('search.apps.filter')}
+          aria-label={t('search.apps.filter')}
+          onSearch={(v) => setKeywords(v.trim())}
+          onChange={(e) => setKeywords(e.target.value.trim())}
+          style={{ width: 260 }}
+        />
+        <Button
+          type="primary"
+          icon={<PlusOutlined />}
+          onClick={() => setCreating(true)}
+          data-testid="create-search-app"
+        >
+          {t('search.apps.create')}
+        </Button>
       </div>
-    </DocumentPreviewProvider>
+      {list.isPending ? (
+        <div style={{ display: 'flex', justifyContent: 'center', padding: 64 }}>
+          <Spin />
+        </div>
+      ) : apps.length === 0 ? (
+        <Empty
+          image={<SearchOutlined style={{ fontSize: 56, opacity: 0.4 }} />}
+          description={keywords ? t('search.apps.noMatch', { keywords }) : t('search.apps.empty')}
+        />
+      ) : (
+        <Row gutter={[16, 16]} role="list" aria-label={t('search.apps.title')}>
+          {apps.map((a) => {
+            const mine = user?.id === a.created_by;
+            return (
+              <Col key={a.id} xs={24} sm={12} lg={8} xl={6} role="listitem">
+                <Card
+                  size="small"
+                  actions={
+                    mine
+                      ? [
+                          <EditOutlined
+                            key="rename"
+                            aria-label={t('search.apps.rename')}
+                            onClick={() => setRenaming(a)}
+                          />,
+                          <SettingOutlined
+                            key="settings"
+                            aria-label={t('search.apps.settings')}
+                            onClick={() => void openSettings(a.id)}
+                          />,
+                          <ShareAltOutlined
+                            key="share"
+                            aria-label={t('search.apps.share')}
+                            onClick={() => setSharing(a.id)}
+                          />,
+                          <Popconfirm
+                            key="rm"
+                            title={t('search.apps.deleteConfirm', { name: a.name })}
+                            okText={t('common.delete')}
+                            cancelText={t('common.cancel')}
+                            onConfirm={async () => void report(await remove.mutateAsync(a.id))}
+                          >
+                            <DeleteOutlined aria-label={t('common.delete')} />
+                          </Popconfirm>,
+                        ]
+                      : undefined
+                  }
+                >
+                  <Link to={`/search/${a.id}`} data-testid={`search-app-${a.name}`}>
+                    <Card.Meta
+                      avatar={<SearchOutlined style={{ fontSize: 24 }} aria-hidden />}
+                      title={a.name}
+                      description={
+                        <>
+                          <Typography.Paragraph
+                            type="secondary"
+                            ellipsis={{ rows: 2 }}
+                            style={{ marginBottom: 4 }}
+                          >
+                            {a.description || t('search.apps.noDescription')}
+                          </Typography.Paragraph>
+                          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                            {t('search.apps.updated', {
+                              time: dayjs(a.update_time).format('YYYY-MM-DD HH:mm'),
+                              owner: a.nickname,
+                            })}
+                          </Typography.Text>
+                        </>
+                      }
+                    />
+                  </Link>
+                </Card>
+              </Col>
+            );
+          })}
+        </Row>
+      )}
+      <NameDialog
+        open={creating}
+        title={t('search.apps.create')}
+        initial=""
+        withDescription
+        busy={create.isPending}
+        onSubmit={async (v) => report(await create.mutateAsync(v))}
+        onClose={() => setCreating(false)}
+      />
+      <NameDialog
+        open={renaming !== null}
+        title={t('search.apps.rename')}
+        initial={renaming?.name ?? ''}
+        busy={update.isPending}
+        onSubmit={async (v) =>
+          renaming
+            ? report(
+                await update.mutateAsync({
+                  search_id: renaming.id,
+                  tenant_id: renaming.tenant_id,
+                  name: v.name,
+                  search_config: {},
+                }),
+              )
+            : false
+        }
+        onClose={() => setRenaming(null)}
+      />
+      <SearchSettingsDrawer app={settings} onClose={() => setSettings(null)} />
+      <ShareDialog searchId={sharing} onClose={() => setSharing(null)} />
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRelated, mindMapTree, storedKbIds, storeKbIds } from './search-state';
+import { DEFAULT_SEARCH_CONFIG } from '@lectern/shared';
+import { cleanRelated, configOf, formOf, mindMapTree, panelsOf, shareLink } from './search-state';
 
 describe('search page helpers', () => {
   it('turns the mind map into a tree with unique keys, even for repeated labels', () => {
@@ -41,12 +42,55 @@ describe('search page helpers', () => {
     expect(cleanRelated(null, 'q')).toEqual([]);
   });
 
-  it('remembers the chosen knowledge bases', () => {
-    localStorage.clear();
-    expect(storedKbIds()).toEqual([]);
-    storeKbIds(['a', 'b']);
-    expect(storedKbIds()).toEqual(['a', 'b']);
-    localStorage.setItem('lectern.search.kbs', '{bad');
-    expect(storedKbIds()).toEqual([]);
+  it('shows the panels the app turns on', () => {
+    expect(panelsOf(undefined)).toEqual({ summary: false, related: false, mindMap: false, empty: true });
+    expect(panelsOf({ summary: true, related_search: false, query_mindmap: true, kb_ids: ['kb'] })).toEqual({
+      summary: true,
+      related: false,
+      mindMap: true,
+      empty: false,
+    });
+  });
+
+  it('maps the config to the settings form and back (keyword weight = 1 − vector weight)', () => {
+    const search_config = {
+      ...DEFAULT_SEARCH_CONFIG,
+      kb_ids: ['kb'],
+      vector_similarity_weight: 0.7,
+      summary: true,
+    };
+    const form = formOf({ name: 'Docs', description: null, search_config });
+    expect(form).toMatchObject({
+      name: 'Docs',
+      description: '',
+      kb_ids: ['kb'],
+      keyword_weight: 0.3,
+      summary: true,
+    });
+    expect(configOf(form)).toEqual({
+      kb_ids: ['kb'],
+      chat_id: '',
+      similarity_threshold: 0.2,
+      vector_similarity_weight: 0.7,
+      top_k: 1024,
+      rerank_id: '',
+      summary: true,
+      related_search: false,
+      query_mindmap: false,
+      keyword: false,
+      use_kg: false,
+      highlight: false,
+    });
+    // A cleared select sends "" rather than undefined.
+    expect(configOf({ ...form, chat_id: undefined as never, rerank_id: undefined as never })).toMatchObject({
+      chat_id: '',
+      rerank_id: '',
+    });
+  });
+
+  it('builds the share link with the app id and the beta token', () => {
+    expect(shareLink('https://lectern.example', 'abc', 'b/e+ta')).toBe(
+      'https://lectern.example/search/share?shared_id=abc&auth=b%2Fe%2Bta',
+    );
   });
 });

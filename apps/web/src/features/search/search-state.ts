@@ -1,22 +1,6 @@
-import type { MindMapNode } from '@lectern/shared';
+import type { MindMapNode, SearchConfig, SearchConfigInput } from '@lectern/shared';
 
 /** Pure helpers of the search page. */
-
-const KBS_KEY = 'lectern.search.kbs';
-
-/** The knowledge bases chosen last time (kept in this browser). */
-export function storedKbIds(): string[] {
-  try {
-    const value = JSON.parse(localStorage.getItem(KBS_KEY) ?? '[]') as unknown;
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-export function storeKbIds(ids: string[]): void {
-  localStorage.setItem(KBS_KEY, JSON.stringify(ids));
-}
 
 export interface TreeItem {
   key: string;
@@ -49,4 +33,90 @@ export function cleanRelated(questions: unknown, asked: string): string[] {
     out.push(text);
   }
   return out;
+}
+
+/** Which panels a search app shows besides the ranked chunks (its `search_config` switches). */
+export interface SearchPanels {
+  summary: boolean;
+  related: boolean;
+  mindMap: boolean;
+  /** The app has no knowledge base yet: nothing can be found. */
+  empty: boolean;
+}
+
+export function panelsOf(config: Partial<SearchConfig> | null | undefined): SearchPanels {
+  return {
+    summary: config?.summary === true,
+    related: config?.related_search === true,
+    mindMap: config?.query_mindmap === true,
+    empty: !config?.kb_ids || config.kb_ids.length === 0,
+  };
+}
+
+/** The settings form's values (weights as percentages, like the chat assistant's editor). */
+export interface SettingsForm {
+  name: string;
+  description: string;
+  kb_ids: string[];
+  chat_id: string;
+  similarity_threshold: number;
+  keyword_weight: number;
+  top_k: number;
+  rerank_id: string;
+  summary: boolean;
+  related_search: boolean;
+  query_mindmap: boolean;
+  keyword: boolean;
+  use_kg: boolean;
+  highlight: boolean;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export function formOf(app: {
+  name: string;
+  description: string | null;
+  search_config: SearchConfig;
+}): SettingsForm {
+  const c = app.search_config;
+  return {
+    name: app.name,
+    description: app.description ?? '',
+    kb_ids: c.kb_ids,
+    chat_id: c.chat_id,
+    similarity_threshold: c.similarity_threshold,
+    keyword_weight: round2(1 - c.vector_similarity_weight),
+    top_k: c.top_k,
+    rerank_id: c.rerank_id,
+    summary: c.summary,
+    related_search: c.related_search,
+    query_mindmap: c.query_mindmap,
+    keyword: c.keyword,
+    use_kg: c.use_kg,
+    highlight: c.highlight,
+  };
+}
+
+/** The `search_config` to send for the form (keyword weight = 1 − vector weight, API.md §8). */
+export function configOf(form: SettingsForm): SearchConfigInput {
+  return {
+    kb_ids: form.kb_ids,
+    chat_id: form.chat_id ?? '',
+    similarity_threshold: form.similarity_threshold,
+    vector_similarity_weight: round2(1 - form.keyword_weight),
+    top_k: form.top_k,
+    rerank_id: form.rerank_id ?? '',
+    summary: form.summary,
+    related_search: form.related_search,
+    query_mindmap: form.query_mindmap,
+    keyword: form.keyword,
+    use_kg: form.use_kg,
+    highlight: form.highlight,
+  };
+}
+
+/** The public share page of a search app: the app id and the tenant's beta token. */
+export function shareLink(origin: string, searchId: string, beta: string): string {
+  const q = new URLSearchParams({ shared_id: searchId, auth: beta });
+  return `${origin}/search/share?${q.toString()}`;
 }
