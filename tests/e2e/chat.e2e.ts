@@ -412,14 +412,32 @@ describe('chat in the browser', () => {
     },
   );
 
-  it('searches the knowledge base: ranked chunks, a cited AI summary, related questions and a mind map', async () => {
+  it('searches the knowledge base through a search app: ranked chunks, a cited AI summary, related questions and a mind map', async () => {
     // A fresh page load: nothing the previous test left open stands in the way.
     await page.goto('/');
     await page.locator('header nav').getByRole('link', { name: 'Search' }).click();
     await page.waitForURL('**/search');
-    await page.getByRole('heading', { name: 'Search' }).waitFor();
-    await choose(page.getByLabel('Knowledge bases to search'), 'Home energy');
+    await page.getByRole('heading', { name: 'Search apps' }).waitFor();
+    // A new search app, then its settings: the knowledge base and the panels of the page.
+    await page.getByTestId('create-search-app').click();
+    const create = page.getByRole('dialog', { name: 'New search app' });
+    await create.getByLabel('Name').fill('Energy search');
+    await create.getByRole('button', { name: 'Save' }).click();
+    await create.waitFor({ state: 'detached' });
+    await page.getByTestId('search-app-Energy search').waitFor();
+    await page.getByLabel('Settings').first().click();
+    const drawer = page.getByTestId('search-settings');
+    await choose(drawer.getByLabel('Knowledge bases to search'), 'Home energy');
     await page.keyboard.press('Escape');
+    for (const name of ['AI summary', 'Related questions', 'Mind map']) {
+      await drawer.getByRole('switch', { name }).click();
+    }
+    await page.getByRole('button', { name: 'Save' }).click();
+    await toast('Settings saved.');
+    await drawer.waitFor({ state: 'detached' });
+    await page.getByTestId('search-app-Energy search').click();
+    await page.waitForURL('**/search/*');
+    await page.getByRole('heading', { name: 'Energy search' }).waitFor();
     await page.getByRole('searchbox', { name: 'Question' }).fill('How cold can a heat pump work?');
     await page.getByRole('searchbox', { name: 'Question' }).press('Enter');
     const summary = page.getByTestId('search-summary');
