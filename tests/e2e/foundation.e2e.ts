@@ -87,10 +87,10 @@ describe('foundation in the browser', () => {
     await page.getByRole('button', { name: 'Account menu for Ada' }).waitFor();
     await nav.getByRole('link', { name: 'Knowledge base' }).click();
     await page.waitForURL('**/knowledge');
-    // Areas not built yet say honestly what will be there.
     await nav.getByRole('link', { name: 'File manager' }).click();
     await page.waitForURL('**/file');
-    await page.getByText('Coming in a later release.').waitFor();
+    await page.getByRole('heading', { name: 'File manager', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New folder' }).waitFor();
 
     // Switch to Chinese: the header labels change; and back to English.
     await page.getByRole('button', { name: 'Language' }).click();

@@ -7,6 +7,7 @@ import { App as AntdApp } from 'antd';
 import { ReactFlowProvider } from '@xyflow/react';
 import '../../../i18n';
 import type { CanvasDetail } from '../../../api/canvas';
+import { bindFeedback } from '../../../api/feedback';
 import { EditorWorkspace } from './EditorWorkspace';
 
 /**
@@ -83,11 +84,16 @@ beforeAll(() => {
     disconnect() {}
   } as unknown as typeof ResizeObserver;
   vi.spyOn(globalThis, 'fetch').mockRejectedValue(new Error('no server in this test'));
+  // The failed saves report through the feedback toasts; antd's static toasts would render in a React
+  // root of their own whose timers outlive the test environment ("window is not defined" after teardown).
+  bindFeedback({ message: { error: vi.fn(), success: vi.fn() }, notification: { error: vi.fn() } });
 });
 
-afterEach(() => {
+afterEach(async () => {
   act(() => root?.unmount());
   host?.remove();
+  // Let work React scheduled before the unmount finish while the DOM still exists.
+  await new Promise((resolve) => setTimeout(resolve, 50));
 });
 
 async function mount() {
