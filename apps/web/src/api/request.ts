@@ -282,3 +282,8 @@ export function alreadyShown(result: ApiResult<unknown>): boolean {
     result.status >= 400
   );
 }
+
+/** Shows a failed answer's message unless the client already showed it (see `alreadyShown`). */
+export function showFailure(result: ApiResult<unknown>): void {
+  if (!alreadyShown(result)) feedback.error(result.message);
+}

@@ -5,7 +5,7 @@ import type { FileListItem } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
 import { useLinkFiles } from '../../api/file';
 import { useAllKbs } from '../../api/kb';
-import { alreadyShown } from '../../api/request';
+import { showFailure } from '../../api/request';
 
 /**
  * "Link to knowledge base": the chosen KBs replace each file's earlier links (API.md §12.1), so a
@@ -25,8 +25,8 @@ export function LinkKbDialog({ entries, onClose }: { entries: FileListItem[]; on
     if (result.code === 0) {
       feedback.success(t('files.linked'));
       onClose();
-    } else if (!alreadyShown(result)) {
-      feedback.error(result.message);
+    } else {
+      showFailure(result);
     }
   };
 

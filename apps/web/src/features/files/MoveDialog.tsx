@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { FileListItem } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
 import { useMoveFiles } from '../../api/file';
-import { alreadyShown } from '../../api/request';
+import { showFailure } from '../../api/request';
 import { movedIds } from './file-rules';
 import { FileTreePicker } from './FileTreePicker';
 
@@ -19,8 +19,8 @@ export function MoveDialog({ entries, onClose }: { entries: FileListItem[]; onCl
     if (result.code === 0) {
       feedback.success(t('files.moved'));
       onClose();
-    } else if (!alreadyShown(result)) {
-      feedback.error(result.message);
+    } else {
+      showFailure(result);
     }
   };
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { S3ImportAnswer } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
 import { useImportS3 } from '../../api/file';
-import { alreadyShown } from '../../api/request';
+import { showFailure } from '../../api/request';
 
 interface S3Form {
   endpoint: string;
@@ -34,8 +34,8 @@ export function S3ImportDialog({ parentId, onClose }: { parentId?: string; onClo
       feedback.success(t('files.s3Imported', { count: result.data.files.length }));
       if (result.data.skipped.length === 0) onClose();
       else setOutcome(result.data);
-    } else if (!alreadyShown(result)) {
-      feedback.error(result.message);
+    } else {
+      showFailure(result);
     }
   };
 

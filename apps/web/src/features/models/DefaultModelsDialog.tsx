@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { TenantInfo } from '@lectern/shared';
 import { feedback } from '../../api/feedback';
 import { useModelList, useSetTenantInfo, useTenantInfo } from '../../api/llm';
-import { alreadyShown } from '../../api/request';
+import { showFailure } from '../../api/request';
 import {
   DEFAULT_MODEL_FIELDS,
   modelOptions,
@@ -71,8 +71,8 @@ export function DefaultModelsDialog({ onClose }: { onClose: () => void }) {
     if (result.code === 0) {
       feedback.success(t('message.updated'));
       onClose();
-    } else if (!alreadyShown(result)) {
-      feedback.error(result.message);
+    } else {
+      showFailure(result);
     }
   };
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { CHUNK_METHODS, type DocumentInfo, type ParserConfig } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
 import { useChangeParser } from '../../../api/document';
-import { alreadyShown } from '../../../api/request';
+import { showFailure } from '../../../api/request';
 import { methodUses, parserValues, type ParserConfigValues } from '../config-form';
 import { toPages } from '../page-ranges';
 import { MethodDescription, MethodSelect } from '../config/MethodSelect';
@@ -47,8 +47,8 @@ export function ChangeParserDialog({ doc, onClose }: { doc: DocumentInfo; onClos
     if (result.code === 0) {
       feedback.success(t('message.modified'));
       onClose();
-    } else if (!alreadyShown(result)) {
-      feedback.error(result.message);
+    } else {
+      showFailure(result);
     }
   };
 

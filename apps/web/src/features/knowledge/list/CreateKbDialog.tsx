@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { KB_NAME_LIMIT_BYTES } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
 import { useCreateKb } from '../../../api/kb';
-import { alreadyShown } from '../../../api/request';
+import { showFailure } from '../../../api/request';
 import { useSubmitOnce } from '../../../api/submit-once';
 import { kbNameProblem } from '../names';
 
@@ -27,8 +27,8 @@ export function CreateKbDialog({ open, onClose }: { open: boolean; onClose: () =
       form.resetFields();
       onClose();
       navigate(`/knowledge/${result.data.kb_id}/dataset`);
-    } else if (!alreadyShown(result)) {
-      feedback.error(result.message);
+    } else {
+      showFailure(result);
     }
   };
 
