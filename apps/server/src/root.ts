@@ -104,7 +104,9 @@ async function createPorts(config: Config): Promise<AppContext> {
 
 /** The agent services: tool components and the MCP client of each tenant's stored servers. */
 function agentServicesOf(ctx: AppContext) {
-  return createAgentServices(ctx, { tools: createToolComponents(ctx), mcpFor: createTenantMcpPorts(ctx) });
+  const mcp = createTenantMcpPorts(ctx);
+  ctx.onClose.push(() => mcp.close());
+  return createAgentServices(ctx, { tools: createToolComponents(ctx), mcpFor: mcp.forRun });
 }
 
 /** Everything a server process needs: the ports and the domain services built on them. */

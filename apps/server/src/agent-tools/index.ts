@@ -3,7 +3,7 @@
  * runtime as its ToolPort: each works as a canvas node and as an Agent tool. `createMcpPort` gives
  * the runtime the tools of the tenant's MCP servers.
  */
-import type { McpPort, ToolComponent, ToolPort } from '@lectern/agent-core';
+import type { ToolComponent, ToolPort } from '@lectern/agent-core';
 import { outboundPolicyOf, type OutboundSettings } from '../net/index.js';
 import { runCode as sharedRunCode, type Sandbox } from '../sandbox/index.js';
 import { codeExecTool } from './code-exec.js';
@@ -14,7 +14,8 @@ import { arxivTool, duckDuckGoTool, pubmedTool, wikipediaTool } from './search/k
 import { tavilyExtractTool, tavilySearchTool } from './search/tavily.js';
 import { bingTool, githubTool, googleTool, searxngTool } from './search/web-search.js';
 import { invokeTool } from './invoke.js';
-import { mcpPortOf, type McpServerLookup } from './mcp/port.js';
+import { McpConnectionPool, type PoolOptions } from './mcp/connections.js';
+import { mcpPortOf, type McpRunPort, type McpServerLookup } from './mcp/port.js';
 import { tenantMcpLookup } from './mcp/store.js';
 import type { AppContext } from '../context.js';
 import type { ToolDeps } from './context.js';
@@ -23,7 +24,8 @@ import { exeSqlTool } from './exesql/tool.js';
 
 export type { ToolDeps } from './context.js';
 export type { McpServerConfig } from './mcp/client.js';
-export type { McpServerLookup } from './mcp/port.js';
+export type { McpRunPort, McpServerLookup } from './mcp/port.js';
+export { McpConnectionPool, type PoolOptions } from './mcp/connections.js';
 export { callMcpTool, listMcpTools, withMcpClient, type ListedMcpTool } from './mcp/client.js';
 export { mcpConfigOf } from './mcp/store.js';
 
@@ -112,18 +114,34 @@ export async function testDbConnection(
 }
 
 /**
- * The runtime's McpPort. `lookup` gives the MCP server record for an id, limited to what the run's
- * tenant may use.
+ * The MCP client of one run: `lookup` gives the MCP server record for an id, limited to what the
+ * run's tenant may use; sessions come from (and go back to) `pool`.
  */
-export function createMcpPort(ctx: { config: OutboundSettings }, lookup: McpServerLookup): McpPort {
-  return mcpPortOf(outboundPolicyOf(ctx.config), lookup);
+export function createMcpPort(pool: McpConnectionPool, lookup: McpServerLookup): McpRunPort {
+  return mcpPortOf(pool, lookup);
+}
+
+export interface TenantMcpPorts {
+  /** the MCP client of one run of a tenant (its sessions are released when the run ends) */
+  forRun(tenantId: string): McpRunPort;
+  /** the process's session pool */
+  pool: McpConnectionPool;
+  close(): Promise<void>;
 }
 
 /**
- * The MCP client of one tenant's runs (root.ts): an Agent reaches the servers its canvas owner
- * registered (`mcp_server` rows, API.md §16), through the outbound guard.
+ * The MCP client of each tenant's runs (root.ts): an Agent reaches the servers its canvas owner
+ * registered (`mcp_server` rows, API.md §16), through the outbound guard, over sessions pooled for
+ * the process (`close()` at shutdown).
  */
-export function createTenantMcpPorts(ctx: Pick<AppContext, 'config' | 'db'>): (tenantId: string) => McpPort {
-  const policy = outboundPolicyOf(ctx.config);
-  return (tenantId) => mcpPortOf(policy, tenantMcpLookup(ctx.db.kysely, tenantId));
+export function createTenantMcpPorts(
+  ctx: Pick<AppContext, 'config' | 'db'>,
+  options: PoolOptions = {},
+): TenantMcpPorts {
+  const pool = new McpConnectionPool(outboundPolicyOf(ctx.config), options);
+  return {
+    pool,
+    forRun: (tenantId) => mcpPortOf(pool, tenantMcpLookup(ctx.db.kysely, tenantId)),
+    close: () => pool.close(),
+  };
 }

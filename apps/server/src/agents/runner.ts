@@ -168,6 +168,7 @@ export async function startRun(
     });
   } catch (err) {
     run.cancel();
+    ports.release();
     runTrace.abandon(err instanceof Error ? err.message : String(err));
     throw err;
   }
@@ -213,6 +214,8 @@ export async function startRun(
       clearInterval(flusher);
       await finish(ctx, target, run, outcome, feed, started, taskId, leaseOwner);
     } finally {
+      // Success, failure or cancel: the run's MCP sessions go back to the pool.
+      ports.release();
       runTrace.abandon('The run stopped before it ended.');
       clearInterval(flusher);
       if (lease) clearInterval(lease);

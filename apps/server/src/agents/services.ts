@@ -19,8 +19,16 @@ export interface AgentHostOptions {
   tools?: readonly ToolComponent[];
   /** The MCP client for Agent MCP tools (API.md §16), one for all tenants… */
   mcp?: McpPort;
-  /** …or the client of one tenant's runs (its own MCP servers); wins over `mcp`. */
-  mcpFor?: (tenantId: string) => McpPort;
+  /**
+   * …or the client of one run of a tenant (its own MCP servers, sessions released when the run
+   * ends); wins over `mcp`.
+   */
+  mcpFor?: (tenantId: string) => McpPort & { release?(): void };
+}
+
+/** The ports of one run, and what ends the run's hold on its connections. */
+export interface RunPorts extends AgentPorts {
+  release(): void;
 }
 
 export interface AgentServices {
@@ -29,14 +37,16 @@ export interface AgentServices {
   tools: ToolRegistry;
   mcp: McpPort | undefined;
   /** The MCP client of a tenant's runs, when the host has one per tenant. */
-  mcpFor: ((tenantId: string) => McpPort) | undefined;
+  mcpFor: AgentHostOptions['mcpFor'];
   /** Runs executing in this process (streams, cancel). */
   runs: LiveRuns;
   /**
    * The ports of a run of canvas `canvasId` on behalf of tenant `tenantId` (the canvas owner). With
-   * `trace`, the run's model calls and retrievals are recorded under it (API.md §14).
+   * `trace`, the run's model calls and retrievals are recorded under it (API.md §14). The caller
+   * calls `release()` when the run ends (finished, failed or cancelled): it hands the run's MCP
+   * sessions back.
    */
-  portsFor(tenantId: string, canvasId: string, trace?: Observation): AgentPorts;
+  portsFor(tenantId: string, canvasId: string, trace?: Observation): RunPorts;
 }
 
 /** Without an MCP client, an Agent's MCP tool fails with a readable sentence. */
@@ -53,12 +63,14 @@ export function createAgentServices(ctx: AppContext, options: AgentHostOptions =
     mcpFor: options.mcpFor,
     runs: new LiveRuns(),
     portsFor(tenantId, canvasId, trace) {
+      const runMcp = services.mcpFor?.(tenantId);
       return {
         models: agentModelPort(ctx, tenantId, trace),
         retrieval: agentRetrievalPort(ctx, tenantId, trace),
         tools,
-        mcp: services.mcpFor?.(tenantId) ?? services.mcp ?? noMcp,
+        mcp: runMcp ?? services.mcp ?? noMcp,
         storage: agentStoragePort(ctx, tenantId, canvasId),
+        release: () => runMcp?.release?.(),
       };
     },
   };

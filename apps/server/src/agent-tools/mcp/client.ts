@@ -37,12 +37,18 @@ export function headersOf(
   return out;
 }
 
-export async function withMcpClient<T>(
+export interface ConnectOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  headers?: Record<string, unknown>;
+}
+
+/** Opens an SDK client session (the `initialize` handshake) to the server; the caller closes it. */
+export async function connectMcpClient(
   config: McpServerConfig,
   policy: OutboundPolicy,
-  options: { timeoutMs: number; signal?: AbortSignal; headers?: Record<string, unknown> },
-  use: (client: Client) => Promise<T>,
-): Promise<T> {
+  options: ConnectOptions,
+): Promise<Client> {
   const url = new URL(config.url);
   const init = { headers: headersOf(config, options.headers) };
   const fetch = guardedFetch(policy, { timeoutMs: 0 });
@@ -59,6 +65,17 @@ export async function withMcpClient<T>(
       `Connection failed (possibly due to auth error). Please check authentication settings first (${(err as Error).message})`,
     );
   }
+  return client;
+}
+
+/** One client session for `use`, closed afterwards (the settings routes: list, test a tool). */
+export async function withMcpClient<T>(
+  config: McpServerConfig,
+  policy: OutboundPolicy,
+  options: ConnectOptions,
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
+  const client = await connectMcpClient(config, policy, options);
   try {
     return await use(client);
   } finally {
@@ -81,8 +98,10 @@ export async function callMcpTool(
     });
   } catch (err) {
     if (/timed out|timeout/i.test((err as Error).message))
-      throw new Error(`Timeout calling tool '${name}' (timeout=${options.timeoutMs / 1000}).`);
-    throw new Error(`Error calling tool '${name}': ${(err as Error).message}.`);
+      throw new Error(`Timeout calling tool '${name}' (timeout=${options.timeoutMs / 1000}).`, {
+        cause: err,
+      });
+    throw new Error(`Error calling tool '${name}': ${(err as Error).message}.`, { cause: err });
   }
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
   if (result.isError) throw new Error(`MCP server error: ${JSON.stringify(content)}`);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createPolicy } from '../../net/index.js';
 import { headersOf } from './client.js';
+import { McpConnectionPool } from './connections.js';
 import { mcpPortOf } from './port.js';
 
 /** The McpPort against a local MCP server built with the same SDK (streamable HTTP, stateless). */
@@ -36,7 +37,19 @@ describe('McpPort over streamable HTTP', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const pools: McpConnectionPool[] = [];
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+    await new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  });
+  const newPool = (allow: string) => {
+    const pool = new McpConnectionPool(createPolicy(allow ? { ssrfAllow: allow } : {}));
+    pools.push(pool);
+    return pool;
+  };
 
   const config = () => ({
     url,
@@ -44,8 +57,7 @@ describe('McpPort over streamable HTTP', () => {
     headers: { Authorization: 'Bearer ${token}', 'X-Empty': 'Bearer ' },
     variables: { token: 'secret-1' },
   });
-  const port = () =>
-    mcpPortOf(createPolicy({ ssrfAllow: '127.0.0.1' }), async (id) => (id === 'srv1' ? config() : undefined));
+  const port = () => mcpPortOf(newPool('127.0.0.1'), async (id) => (id === 'srv1' ? config() : undefined));
   const opts = { signal: new AbortController().signal, timeoutMs: 5000 };
 
   it('calls a tool with the substituted headers and returns its text', async () => {
@@ -65,7 +77,7 @@ describe('McpPort over streamable HTTP', () => {
     await expect(
       port().callTool({ mcpId: 'nope', name: 'x', arguments: {}, headers: {} }, opts),
     ).rejects.toThrow('Cannot find MCP server nope');
-    const strict = mcpPortOf(createPolicy({}), async () => config());
+    const strict = mcpPortOf(newPool(''), async () => config());
     await expect(
       strict.callTool({ mcpId: 'srv1', name: 'get_weather', arguments: { city: 'x' }, headers: {} }, opts),
     ).rejects.toThrow(/^Connection failed/);

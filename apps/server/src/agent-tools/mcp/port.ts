@@ -1,22 +1,28 @@
 /**
- * The runtime's McpPort: calls a tool of one of the tenant's MCP servers. The server record comes
- * from `lookup` (the mcp_server table once its routes land; see the report of issue 15), which must
- * only return servers the run's tenant may use.
+ * The runtime's McpPort for one agent run: calls a tool of one of the tenant's MCP servers over the
+ * run's session to it (connections.ts). The server record comes from `lookup`, which must only
+ * return servers the run's tenant may use; it is read on every call, so an edited server is reached
+ * with its new settings (a new session) from the next call on.
  */
 import type { McpPort } from '@lectern/agent-core';
-import type { OutboundPolicy } from '../../net/index.js';
-import { callMcpTool, withMcpClient, type McpServerConfig } from './client.js';
+import type { McpServerConfig } from './client.js';
+import { McpRunConnections, type McpConnectionPool } from './connections.js';
 
 export type McpServerLookup = (mcpId: string) => Promise<McpServerConfig | undefined>;
 
-export function mcpPortOf(policy: OutboundPolicy, lookup: McpServerLookup): McpPort {
+/** An McpPort whose sessions end with the run: `release()` hands them back to the pool. */
+export interface McpRunPort extends McpPort {
+  release(): void;
+}
+
+export function mcpPortOf(pool: McpConnectionPool, lookup: McpServerLookup): McpRunPort {
+  const connections = new McpRunConnections(pool);
   return {
     async callTool(request, options) {
       const server = await lookup(request.mcpId);
       if (!server) throw new Error(`Cannot find MCP server ${request.mcpId}`);
-      return withMcpClient(server, policy, { ...options, headers: request.headers }, (client) =>
-        callMcpTool(client, request.name, request.arguments, options),
-      );
+      return connections.call(server, request, options);
     },
+    release: () => connections.release(),
   };
 }

@@ -145,16 +145,19 @@ export async function canvasRoutes(app: FastifyInstance, ctx: ServerContext): Pr
     const dsl = parseJson<{ components?: Record<string, unknown> }>(canvas.dsl, {});
     if (!dsl.components?.[body.component_id])
       throw errors.data(`Component ${body.component_id} is not in this canvas.`);
+    const ports = ctx.agents.portsFor(canvas.user_id, canvas.id);
     try {
       const outputs = await debugComponent({
         dsl,
         componentId: body.component_id,
         params: body.params,
-        ports: ctx.agents.portsFor(canvas.user_id, canvas.id),
+        ports,
       });
       return ok(JSON.parse(JSON.stringify(outputs)) as Record<string, never>);
     } catch (err) {
       throw errors.exception(err instanceof Error ? err.message : String(err));
+    } finally {
+      ports.release();
     }
   });
 
