@@ -91,10 +91,17 @@ export async function callMcpTool(
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<string> {
   let result;
+  // The SDK never removes the abort listener it adds to a request's signal: each call gets its own
+  // signal, so the many calls of one run do not pile listeners onto the run's signal.
+  const own = new AbortController();
+  const outer = options.signal;
+  const forward = () => own.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
   try {
     result = await client.callTool({ name, arguments: args }, undefined, {
       timeout: options.timeoutMs,
-      signal: options.signal,
+      signal: own.signal,
     });
   } catch (err) {
     if (/timed out|timeout/i.test((err as Error).message))
@@ -102,6 +109,8 @@ export async function callMcpTool(
         cause: err,
       });
     throw new Error(`Error calling tool '${name}': ${(err as Error).message}.`, { cause: err });
+  } finally {
+    outer?.removeEventListener('abort', forward);
   }
   const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
   if (result.isError) throw new Error(`MCP server error: ${JSON.stringify(content)}`);

@@ -13,6 +13,7 @@ import {
   type OpenAIChatBody,
   type Standin,
 } from '../../../test/standins/index.js';
+import type { ChatScript } from '../../../test/standins/openai.js';
 import { CHAT_MODEL, wireModels } from '../../chat/test-fixtures.js';
 import {
   answerText,
@@ -34,7 +35,7 @@ let lookupTool: Record<string, unknown> = {};
 
 beforeAll(async () => {
   mcp = await startMcpStandin();
-  llm = await startOpenAIStandin({ reply: toolAwareReply });
+  llm = await startOpenAIStandin({ reply: (body) => repeatedCalls(body) ?? toolAwareReply(body) });
   server = await startTestServer({ MODEL_MAX_RETRIES: '0' });
   owner = await newUser(server, 'mcpagent');
   stranger = await newUser(server, 'mcpother');
@@ -58,7 +59,7 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-function agentFlow(id: string) {
+function agentFlow(id: string, maxRounds = 2) {
   return editorDsl([
     { id: 'begin', name: 'begin', downstream: ['Agent:Asker'] },
     {
@@ -66,13 +67,34 @@ function agentFlow(id: string) {
       name: 'Asker',
       params: {
         ...llmParams(CHAT_MODEL, '{sys.query}'),
-        max_rounds: 2,
+        max_rounds: maxRounds,
         mcp: [{ mcp_id: id, tools: { lookup: lookupTool } }],
       },
       downstream: ['Message:Out'],
     },
     { id: 'Message:Out', name: 'Out', params: { content: ['{Agent:Asker@content}'] } },
   ]);
+}
+
+/**
+ * For the query "three lookups": two parallel calls of `lookup` in round one, one more in round two,
+ * then the answer (the Agent's `max_rounds` is 3).
+ */
+function repeatedCalls(body: OpenAIChatBody): ChatScript | undefined {
+  const user = body.messages.find((m) => m.role === 'user');
+  if (user?.content !== 'three lookups' || !Array.isArray(body.tools)) return undefined;
+  const results = body.messages.filter((m) => m.role === 'tool').length;
+  if (results === 0)
+    return {
+      content: '',
+      toolCalls: [
+        { id: 'c1', name: 'lookup', arguments: { query: 'tides' } },
+        { id: 'c2', name: 'lookup', arguments: { query: 'moon' } },
+      ],
+    };
+  if (results === 2)
+    return { content: '', toolCalls: [{ id: 'c3', name: 'lookup', arguments: { query: 'wind' } }] };
+  return { content: `Looked up ${results} things.` };
 }
 
 type Step = { tool_name: string; arguments: Record<string, unknown>; result: string; elapsed_time: number };
@@ -121,5 +143,40 @@ describe('Agent with MCP tools', () => {
     expect(mcp.calls.length).toBe(before);
     const step = (await traceOf(canvas.id, r.frames)).find((s) => s.tool_name === 'lookup')!;
     expect(step.result).toBe(`Error: Cannot find MCP server ${mcpId}`);
+  });
+
+  it('the MCP calls of a run share one session, and the next run reuses it from the pool', async () => {
+    const session = await call<{ id: string }>(server, '/v1/mcp_server/create', {
+      token: owner.token,
+      body: { name: 'Lookup with sessions', url: mcp.sessionUrl, server_type: 'streamable-http' },
+    });
+    const canvas = await saveCanvas(server, owner, {
+      title: 'Three lookups',
+      dsl: agentFlow(session.body.data!.id, 3),
+    });
+    const before = mcp.connections();
+    const callsBefore = mcp.calls.length;
+    const first = await postRun(
+      server,
+      '/v1/canvas/completion',
+      { id: canvas.id, query: 'three lookups' },
+      owner.token,
+    );
+    expect(trail(first.frames).at(-1)).toBe('workflow_finished');
+    expect(answerText(first.frames)).toContain('Looked up 3 things.');
+    expect(mcp.calls.slice(callsBefore).map((c) => c.args.query)).toEqual(
+      expect.arrayContaining(['tides', 'moon', 'wind']),
+    );
+    expect(mcp.connections() - before).toBe(1);
+
+    const second = await postRun(
+      server,
+      '/v1/canvas/completion',
+      { id: canvas.id, query: 'three lookups' },
+      owner.token,
+    );
+    expect(answerText(second.frames)).toContain('Looked up 3 things.');
+    expect(mcp.calls.length - callsBefore).toBe(6);
+    expect(mcp.connections() - before).toBe(1);
   });
 });
