@@ -57,13 +57,21 @@ export async function connectMcpClient(
       ? new SSEClientTransport(url, { requestInit: init, eventSourceInit: { fetch }, fetch })
       : new StreamableHTTPClientTransport(url, { requestInit: init, fetch });
   const client = new Client({ name: 'lectern', version: '1.0.0' });
+  // Its own signal for the handshake (see callMcpTool): a pooled session outlives the run that opened it.
+  const own = new AbortController();
+  const outer = options.signal;
+  const forward = () => own.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
   try {
-    await client.connect(transport, { timeout: Math.min(options.timeoutMs, 5000), signal: options.signal });
+    await client.connect(transport, { timeout: Math.min(options.timeoutMs, 5000), signal: own.signal });
   } catch (err) {
     await client.close().catch(() => undefined);
     throw new Error(
       `Connection failed (possibly due to auth error). Please check authentication settings first (${(err as Error).message})`,
     );
+  } finally {
+    outer?.removeEventListener('abort', forward);
   }
   return client;
 }
