@@ -1,71 +1,19 @@
 /**
  * Connections to the databases ExeSQL queries (AGENTS.md §10.5): MySQL / MariaDB / OceanBase through
- * mysql2, PostgreSQL through pg. The host is checked by the outbound guard first (a private or
+ * mysql2, PostgreSQL through pg, SQL Server through tedious (mssql.ts: not tested against a live
+ * SQL Server here). The host is checked by the outbound guard first (a private or
  * loopback database needs LECTERN_SSRF_ALLOW) and the connection goes to the checked address. Each
  * statement runs under a time limit (server-side where the database has one, and client-side) and
  * returns at most `maxRows` rows.
  */
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { checkHost, type OutboundPolicy } from '../../net/index.js';
+import { cleanRow, pinnedAddress } from './cells.js';
+import { openMssql } from './mssql.js';
+import type { DbSession, DbTarget, SessionOptions } from './types.js';
 
-export const DB_TYPES = ['mysql', 'mariadb', 'oceanbase', 'postgres'] as const;
-export type DbType = (typeof DB_TYPES)[number];
-
-export function isDbType(v: string): v is DbType {
-  return (DB_TYPES as readonly string[]).includes(v);
-}
-
-export interface DbTarget {
-  dbType: DbType;
-  host: string;
-  port: number;
-  database: string;
-  username: string;
-  password: string;
-}
-
-export interface StatementResult {
-  rows: Array<Record<string, unknown>>;
-  /** rows returned by a query, rows changed by a write */
-  rowCount: number;
-}
-
-export interface DbSession {
-  run(sql: string, maxRows: number): Promise<StatementResult>;
-  close(): Promise<void>;
-}
-
-export interface SessionOptions {
-  policy: OutboundPolicy;
-  /** per statement */
-  statementTimeoutMs: number;
-  connectTimeoutMs: number;
-}
-
-/** Dates as `YYYY-MM-DD` (with the time when it is not midnight), NaN/±∞ as null, big integers as numbers when exact. */
-function cellValue(v: unknown): unknown {
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) return null;
-    const iso = v.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ');
-  }
-  if (typeof v === 'number' && !Number.isFinite(v)) return null;
-  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (Buffer.isBuffer(v)) return v.toString('utf8');
-  return v;
-}
-
-function cleanRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = cellValue(v);
-  return out;
-}
-
-async function pinnedAddress(policy: OutboundPolicy, host: string): Promise<string> {
-  const target = await checkHost(policy, host);
-  return target.addresses[0].address;
-}
+export { DB_TYPES, isDbType } from './types.js';
+export type { DbSession, DbTarget, DbType, SessionOptions, StatementResult } from './types.js';
 
 async function openMysql(t: DbTarget, o: SessionOptions): Promise<DbSession> {
   const conn = await mysql.createConnection({
@@ -137,11 +85,17 @@ async function openPostgres(t: DbTarget, o: SessionOptions): Promise<DbSession> 
 }
 
 export async function openSession(t: DbTarget, o: SessionOptions): Promise<DbSession> {
-  return t.dbType === 'postgres' ? openPostgres(t, o) : openMysql(t, o);
+  if (t.dbType === 'postgres') return openPostgres(t, o);
+  if (t.dbType === 'mssql') return openMssql(t, o);
+  return openMysql(t, o);
 }
 
-/** Opens and closes a connection (`POST /v1/canvas/test_db_connect`). */
+/** Opens and closes a connection (`POST /v1/canvas/test_db_connect`); SQL Server also runs `SELECT 1`. */
 export async function testConnection(t: DbTarget, o: SessionOptions): Promise<void> {
   const s = await openSession(t, o);
-  await s.close();
+  try {
+    if (t.dbType === 'mssql') await s.run('SELECT 1', 1);
+  } finally {
+    await s.close();
+  }
 }
