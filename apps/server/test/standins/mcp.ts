@@ -89,15 +89,13 @@ export async function startMcpStandin(): Promise<McpStandin> {
           transport = created;
         }
         if (!transport) {
-          res
-            .writeHead(404)
-            .end(
-              JSON.stringify({
-                jsonrpc: '2.0',
-                error: { code: -32001, message: 'Session not found' },
-                id: null,
-              }),
-            );
+          res.writeHead(404).end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              error: { code: -32001, message: 'Session not found' },
+              id: null,
+            }),
+          );
           return;
         }
         await transport.handleRequest(req, res);
