@@ -125,7 +125,7 @@ describe('ExeSQL configuration check', () => {
   const tool = exeSqlTool(testDeps());
   it('names each missing or wrong setting', () => {
     expect(tool.check?.({ db_type: 'sqlite', port: 0 })).toEqual([
-      '`db_type` must be one of mysql, mariadb, oceanbase, postgres (got "sqlite")',
+      '`db_type` must be one of mysql, mariadb, oceanbase, postgres, mssql (got "sqlite")',
       '`database` is required',
       '`username` is required',
       '`host` is required',
