@@ -35,16 +35,16 @@ function reply(body: OpenAIChatBody): ChatScript {
   const results = body.messages.filter((m) => m.role === 'tool').map((m) => textOf(m.content));
   const code = offered.find((t) => t.function.name.startsWith('execute_code'))?.function.name;
   const add = offered.find((t) => t.function.name === 'add')?.function.name;
+  // The round after the calls offers no tools (the Agent's last round): answer from the results.
+  if (results.length > 0) return { content: `Tool results: ${results.join(' and ')}.` };
   if (!code || !add) return { content: `Missing tools: offered ${offered.map((t) => t.function.name)}` };
-  if (results.length === 0)
-    return {
-      content: '',
-      toolCalls: [
-        { id: 'call_code', name: code, arguments: { lang: 'javascript', script: SCRIPT } },
-        { id: 'call_mcp', name: add, arguments: { a: 20, b: 22 } },
-      ],
-    };
-  return { content: `Tool results: ${results.join(' and ')}.` };
+  return {
+    content: '',
+    toolCalls: [
+      { id: 'call_code', name: code, arguments: { lang: 'javascript', script: SCRIPT } },
+      { id: 'call_mcp', name: add, arguments: { a: 20, b: 22 } },
+    ],
+  };
 }
 
 beforeAll(async () => {
@@ -138,7 +138,8 @@ describe('an Agent using CodeExec and an MCP tool, in the browser', () => {
       await choose(formItem('Tools').locator('.ant-select input'), 'CodeExec');
       await page.keyboard.press('Escape');
       await formItem('Tools').locator('.ant-select', { hasText: 'CodeExec' }).waitFor();
-      await choose(nodeForm().getByLabel('MCP servers'), 'Calculator');
+      await nodeForm().getByLabel('MCP servers').click();
+      await page.locator('.ant-select-item-option', { hasText: 'Calculator' }).click();
       await page.keyboard.press('Escape');
       await formItem('MCP servers').locator('.ant-select', { hasText: 'Calculator' }).waitFor();
       const agentId = (await page.getByTestId('node-Agent_0').getAttribute('data-node-id')) as string;

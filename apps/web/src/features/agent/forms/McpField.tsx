@@ -25,6 +25,8 @@ export function McpField({ ctx }: { ctx: FieldContext }) {
       <Select
         mode="multiple"
         aria-label={t('agent.form.mcpServers')}
+        // typing a server's name finds it (the values are ids)
+        optionFilterProp="label"
         value={entries.map((e) => e.mcp_id)}
         options={[
           ...servers.map((s) => ({ value: s.id, label: s.name })),
