@@ -138,8 +138,7 @@ describe('an Agent using CodeExec and an MCP tool, in the browser', () => {
       await choose(formItem('Tools').locator('.ant-select input'), 'CodeExec');
       await page.keyboard.press('Escape');
       await formItem('Tools').locator('.ant-select', { hasText: 'CodeExec' }).waitFor();
-      await nodeForm().getByLabel('MCP servers').click();
-      await page.locator('.ant-select-item-option', { hasText: 'Calculator' }).click();
+      await choose(nodeForm().getByLabel('MCP servers'), 'Calculator'); // found by its name
       await page.keyboard.press('Escape');
       await formItem('MCP servers').locator('.ant-select', { hasText: 'Calculator' }).waitFor();
       const agentId = (await page.getByTestId('node-Agent_0').getAttribute('data-node-id')) as string;

@@ -146,6 +146,24 @@ describe('MCP session keys and lifetimes', () => {
     await expect(run.callTool(add(1, 1), opts())).rejects.toThrow(/run has ended/);
   });
 
+  it('a run cancelled during a call hands its session back; the next run reuses it', async () => {
+    const pool = newPool();
+    const servers = { s1: configOf(mcp.sessionUrl, 'streamable-http') };
+    const run = mcpPortOf(pool, lookup(servers));
+    expect(await run.callTool(add(1, 1), opts())).toBe('2');
+    const before = mcp.connections();
+    const cancel = new AbortController();
+    const pending = run.callTool(add(2, 2), { signal: cancel.signal, timeoutMs: 5000 });
+    cancel.abort(new Error('cancelled by the user'));
+    await expect(pending).rejects.toThrow(/cancelled by the user/);
+    run.release();
+    expect(pool.idleCount()).toBe(1);
+    const next = mcpPortOf(pool, lookup(servers));
+    expect(await next.callTool(add(3, 3), opts())).toBe('6');
+    expect(mcp.connections() - before).toBe(0);
+    next.release();
+  });
+
   it('an idle session is closed after the idle timeout; the next run opens a new one', async () => {
     const pool = newPool(150);
     const servers = { s1: configOf(mcp.sessionUrl, 'streamable-http') };
