@@ -4,11 +4,12 @@ import { FileOutlined, FolderOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { FileListItem } from '@lectern/shared';
 import { fetchChildren } from '../../api/file';
-import { isLinkable, isReadOnly } from './file-rules';
+import { destinationState, isLinkable, isReadOnly } from './file-rules';
 
 /**
  * The file manager's tree, read folder by folder as it is opened. `folder` mode picks one destination
- * folder (the read-only `.knowledgebase` mirror and `disabledIds` cannot be chosen); `files` mode
+ * folder (the read-only `.knowledgebase` mirror, `disabledIds` and every folder beneath one of them cannot
+ * be chosen, and those do not open); `files` mode
  * checks files (folders open to show their files) and hands back the checked entries with their links.
  */
 export interface FileTreePickerProps {
@@ -18,6 +19,8 @@ export interface FileTreePickerProps {
   /** Entries that cannot be picked (the folders being moved, files already linked). */
   disabledIds?: ReadonlySet<string>;
 }
+
+const NO_IDS: ReadonlySet<string> = new Set();
 
 interface Node extends TreeDataNode {
   key: string;
@@ -38,16 +41,24 @@ export function FileTreePicker({ mode, value, onChange, disabledIds }: FileTreeP
   const { t } = useTranslation();
   const [tree, setTree] = useState<Node[] | null>(null);
   const [known] = useState(() => new Map<string, FileListItem>());
+  // Folders of `folder` mode that cannot be a destination (moved ones and everything beneath them).
+  const [blockedFolders] = useState(() => new Set<string>());
 
-  const toNode = (f: FileListItem): Node => {
+  const toNode = (f: FileListItem, parentKey?: string): Node => {
     known.set(f.id, f);
     const folder = f.type === 'folder';
-    const blocked = disabledIds?.has(f.id) ?? false;
+    const destination = destinationState(
+      f,
+      disabledIds ?? NO_IDS,
+      parentKey !== undefined && blockedFolders.has(parentKey),
+    );
+    if (mode === 'folder' && destination.blocked) blockedFolders.add(f.id);
+    const blocked = mode === 'folder' ? destination.blocked : (disabledIds?.has(f.id) ?? false);
     return {
       key: f.id,
       title: f.name,
       icon: folder ? <FolderOutlined /> : <FileOutlined />,
-      isLeaf: mode === 'folder' ? !f.has_child_folder : !folder,
+      isLeaf: mode === 'folder' ? !destination.opens : !folder,
       disabled: blocked,
       disableCheckbox: blocked,
       checkable: mode === 'files' && !folder,
@@ -72,7 +83,7 @@ export function FileTreePicker({ mode, value, onChange, disabledIds }: FileTreeP
           key: parent.id,
           title: t('files.root'),
           icon: <FolderOutlined />,
-          children: entries.filter(keep).map(toNode),
+          children: entries.filter(keep).map((f) => toNode(f, parent.id)),
           checkable: false,
         },
       ]);
@@ -88,7 +99,8 @@ export function FileTreePicker({ mode, value, onChange, disabledIds }: FileTreeP
   const load = async (node: { key: React.Key }) => {
     const key = String(node.key);
     const { entries } = await fetchChildren(key);
-    setTree((cur) => (cur ? patch(cur, key, entries.filter(keep).map(toNode)) : cur));
+    const children = entries.filter(keep).map((f) => toNode(f, key));
+    setTree((cur) => (cur ? patch(cur, key, children) : cur));
   };
   return (
     <Tree<Node>

@@ -18,6 +18,20 @@ export function splitName(name: string, folder: boolean): { stem: string; ext: s
 /** The ids a move may not target: the entries moved themselves (a folder cannot go into itself). */
 export const movedIds = (entries: Array<Pick<FileRow, 'id'>>) => new Set(entries.map((e) => e.id));
 
+/**
+ * How the destination picker shows a folder: a folder being moved, or any folder beneath one, cannot
+ * be chosen (the server refuses "Can't move a folder into itself."), and a blocked folder does not open,
+ * so its sub-folders are never offered.
+ */
+export function destinationState(
+  folder: Pick<FileRow, 'id'> & { has_child_folder?: boolean },
+  moved: ReadonlySet<string>,
+  insideMoved: boolean,
+): { blocked: boolean; opens: boolean } {
+  const blocked = insideMoved || moved.has(folder.id);
+  return { blocked, opens: !blocked && !!folder.has_child_folder };
+}
+
 /** Groups picked files by the knowledge bases they end up linked to (their own plus `kbId`). */
 export function linkGroups(entries: Pick<FileListItem, 'id' | 'kbs_info'>[], kbId: string) {
   const groups = new Map<string, { fileIds: string[]; kbIds: string[] }>();
