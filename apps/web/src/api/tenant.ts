@@ -12,12 +12,23 @@ export const tenantKeys = {
 };
 
 // Memberships change by other people's hands (an invitee answers, a member leaves, an invitation
-// arrives): the team lists are re-read whenever Team settings open, never served from the cache.
+// arrives): the team lists are re-read whenever Team settings open, never served from the cache, and
+// while they are open: every TEAM_POLL_MS as long as the window is visible, and when it regains focus.
+
+/** How often open Team settings re-read the team lists (only while the window is visible). */
+export const TEAM_POLL_MS = 5_000;
+
+const liveTeamList = {
+  staleTime: 0,
+  refetchInterval: TEAM_POLL_MS,
+  refetchIntervalInBackground: false,
+  refetchOnWindowFocus: 'always',
+} as const;
 
 export function useTeamMembers(tenantId: string | undefined) {
   return useQuery({
     queryKey: tenantKeys.members(tenantId ?? ''),
-    staleTime: 0,
+    ...liveTeamList,
     enabled: !!tenantId,
     queryFn: async () =>
       unwrap(await callRoute(contract.tenant.members, { params: { tenant_id: tenantId ?? '' } })),
@@ -27,7 +38,7 @@ export function useTeamMembers(tenantId: string | undefined) {
 export function useJoinedTeams() {
   return useQuery({
     queryKey: tenantKeys.joined,
-    staleTime: 0,
+    ...liveTeamList,
     queryFn: async () => unwrap(await callRoute(contract.tenant.list, {})),
   });
 }
