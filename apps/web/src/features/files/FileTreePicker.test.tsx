@@ -111,7 +111,10 @@ describe('destination folder picker', () => {
     expect(vi.mocked(fetchChildren)).toHaveBeenCalledWith('other');
     const child = treeNode('Other child')!;
     await act(async () => (child.querySelector('.ant-tree-node-content-wrapper') as HTMLElement).click());
-    expect(onChange).toHaveBeenLastCalledWith(['other-child'], [expect.objectContaining({ id: 'other-child' })]);
+    expect(onChange).toHaveBeenLastCalledWith(
+      ['other-child'],
+      [expect.objectContaining({ id: 'other-child' })],
+    );
     expect(treeNode('Moved child')).toBeUndefined();
   });
 });

@@ -1,17 +1,19 @@
 import { useCallback, type DragEvent, type RefObject } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import { CONTAINER_LABELS, type AgentNode } from '../lib/flow-types';
+import {
+  DEFAULT_NODE_SIZE,
+  absolutePosition as absolute,
+  centreToReveal,
+  containerInterior,
+  nodeRect as nodeRectOf,
+  obstaclesFor,
+  placeNewNode,
+  type Point,
+  type Rect,
+} from '../lib/placement';
 import { DRAG_TYPE } from './Palette';
 import type { FlowEditor } from './use-flow-editor';
-
-type Point = { x: number; y: number };
-
-/** Absolute position of a node (children are placed relative to their container). */
-function absolute(node: AgentNode, byId: Map<string, AgentNode>): Point {
-  const parent = node.parentId ? byId.get(node.parentId) : undefined;
-  const base = parent ? absolute(parent, byId) : { x: 0, y: 0 };
-  return { x: base.x + node.position.x, y: base.y + node.position.y };
-}
 
 /** The innermost container (Iteration/Loop) under a flow point, with the point relative to it. */
 export function containerAt(nodes: AgentNode[], point: Point): { id: string; relative: Point } | null {
@@ -31,7 +33,9 @@ export function containerAt(nodes: AgentNode[], point: Point): { id: string; rel
 
 /**
  * Adding nodes from the palette: a drop lands where it is dropped (inside a container when dropped on
- * one); a click lands in the middle of the view, or inside the selected container.
+ * one); a click lands on a free spot of the view — right of the selected node (connected from it),
+ * inside the selected container, or around the middle of the view (lib/placement.ts) — and the view
+ * pans when the spot is not fully visible.
  */
 export function useAddNode(
   editor: FlowEditor,
@@ -40,14 +44,48 @@ export function useAddNode(
 ) {
   const flow = useReactFlow();
 
+  /** The visible part of the canvas in flow coordinates (null before layout). */
+  const viewRect = useCallback((): Rect | null => {
+    const r = wrapper.current?.getBoundingClientRect();
+    if (!r || r.width === 0 || r.height === 0) return null;
+    const a = flow.screenToFlowPosition({ x: r.left, y: r.top });
+    const b = flow.screenToFlowPosition({ x: r.right, y: r.bottom });
+    return { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y };
+  }, [flow, wrapper]);
+
+  /** Pans (keeping the zoom) so a node just added at `at` (absolute) is fully visible. */
+  const reveal = useCallback(
+    (at: Point) => {
+      const view = viewRect();
+      const centre = view && centreToReveal({ ...at, ...DEFAULT_NODE_SIZE }, view);
+      if (centre) void flow.setCenter(centre.x, centre.y, { zoom: flow.getZoom(), duration: 200 });
+    },
+    [flow, viewRect],
+  );
+
+  /** A free spot for a child of `containerId`, relative to the container. */
+  const spotInContainer = useCallback(
+    (containerId: string): Point => {
+      const nodes = editor.graph.nodes;
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      const container = byId.get(containerId);
+      if (!container) return { x: 60, y: 100 };
+      const at = placeNewNode({
+        anchor: null,
+        view: containerInterior(container, byId),
+        occupied: obstaclesFor(nodes, containerId),
+      });
+      const base = absolute(container, byId);
+      return { x: at.x - base.x, y: at.y - base.y };
+    },
+    [editor.graph.nodes],
+  );
+
   const place = useCallback(
     (operator: string, point: Point, preferContainer?: string) => {
       const nodes = editor.graph.nodes;
       const inside = preferContainer
-        ? {
-            id: preferContainer,
-            relative: { x: 60 + nodes.filter((n) => n.parentId === preferContainer).length * 30, y: 100 },
-          }
+        ? { id: preferContainer, relative: spotInContainer(preferContainer) }
         : containerAt(nodes, point);
       if (
         operator === 'ExitLoop' &&
@@ -58,8 +96,9 @@ export function useAddNode(
       const parent = inside && !CONTAINER_LABELS.has(operator) ? inside : null;
       const created = editor.addOperator(operator, parent ? parent.relative : point, parent?.id);
       select(created.id);
+      return created;
     },
-    [editor, select],
+    [editor, select, spotInContainer],
   );
 
   const onDragOver = useCallback((e: DragEvent) => {
@@ -79,21 +118,17 @@ export function useAddNode(
     [flow, place],
   );
 
-  const addAtCenter = useCallback(
-    (operator: string, container: string | null) => {
-      const rect = wrapper.current?.getBoundingClientRect();
-      const center = rect
-        ? flow.screenToFlowPosition({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 })
-        : { x: 200, y: 200 };
-      // spread clicks a little, so nodes added one after another do not sit on each other
-      const n = editor.graph.nodes.length;
-      place(
-        operator,
-        { x: center.x - 90 + (n % 5) * 24, y: center.y - 30 + (n % 5) * 24 },
-        container ?? undefined,
-      );
+  /** A click with nothing to attach to: a free spot of the view, around its middle. */
+  const addInView = useCallback(
+    (operator: string) => {
+      const at = placeNewNode({
+        anchor: null,
+        view: viewRect(),
+        occupied: obstaclesFor(editor.graph.nodes, undefined),
+      });
+      if (place(operator, at)) reveal(at);
     },
-    [editor.graph.nodes.length, flow, place, wrapper],
+    [editor.graph.nodes, place, reveal, viewRect],
   );
 
   /**
@@ -109,13 +144,29 @@ export function useAddNode(
       const plainOut =
         selected && !['Switch', 'Categorize', 'ExitLoop', 'Note'].includes(selected.data.label);
       if (selected && plainOut && operator !== 'Note' && operator !== 'ExitLoop') {
-        const created = editor.addOperatorAfter(operator, selected.id);
-        if (created) select(created.id);
+        const nodes = editor.graph.nodes;
+        const byId = new Map(nodes.map((n) => [n.id, n]));
+        const anchor = byId.get(selected.id) ?? selected;
+        const container = anchor.parentId ? byId.get(anchor.parentId) : undefined;
+        const at = placeNewNode({
+          anchor: nodeRectOf(anchor, byId),
+          view: container ? containerInterior(container, byId) : viewRect(),
+          occupied: obstaclesFor(nodes, anchor.parentId),
+        });
+        const base = container ? absolute(container, byId) : { x: 0, y: 0 };
+        const created = editor.addOperatorAfter(operator, selected.id, {
+          x: at.x - base.x,
+          y: at.y - base.y,
+        });
+        if (created) {
+          select(created.id);
+          reveal(at);
+        }
         return;
       }
-      addAtCenter(operator, null);
+      addInView(operator);
     },
-    [addAtCenter, editor, place, select],
+    [addInView, editor, place, reveal, select, viewRect],
   );
 
   return { onDragOver, onDrop, addByClick };

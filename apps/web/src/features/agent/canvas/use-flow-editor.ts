@@ -145,13 +145,16 @@ export function useFlowEditor({ initialDsl, save }: FlowEditorOptions) {
     [commit],
   );
 
-  /** A node placed right of `sourceId` (in the same container) and connected from its out-handle. */
+  /**
+   * A node placed at `at` (relative to the source's container; default: right of `sourceId`) in the
+   * source's container, connected from its out-handle.
+   */
   const addOperatorAfter = useCallback(
-    (operator: string, sourceId: string) => {
+    (operator: string, sourceId: string, at?: { x: number; y: number }) => {
       const current = graphRef.current;
       const source = current.nodes.find((n) => n.id === sourceId);
       if (!source) return null;
-      const position = { x: source.position.x + 280, y: source.position.y };
+      const position = at ?? { x: source.position.x + 280, y: source.position.y };
       const created = createNodes({ operator, position, existing: current.nodes, parentId: source.parentId });
       const edge: AgentEdge = {
         id: edgeId(sourceId, HANDLE.source, created[0].id, HANDLE.target),
