@@ -50,6 +50,11 @@ export class SseWriter {
     return this.abort.signal.aborted;
   }
 
+  /** Whether the stream has started (headers sent): after that, refusals can only be events. */
+  get started(): boolean {
+    return this.opened;
+  }
+
   open(): void {
     if (this.opened) return;
     this.opened = true;

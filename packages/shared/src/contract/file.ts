@@ -67,6 +67,30 @@ export const s3ImportSchema = z.strictObject({
 });
 export type S3ImportAnswer = z.infer<typeof s3ImportSchema>;
 
+/**
+ * The events of a streamed `file/import_s3` (`stream: true`), each the `data` of a code-0 envelope:
+ * `listed` once the objects under the prefix are known, `object` after each one (stored or skipped with
+ * its reason; `done` counts the objects handled so far), `finished` with what the JSON answer holds;
+ * then the `data: true` terminator. Closing the stream cancels the import after the current object
+ * (the objects stored so far stay).
+ */
+export const s3ImportEventSchema = z.discriminatedUnion('event', [
+  z.strictObject({ event: z.literal('listed'), total: z.number() }),
+  z.strictObject({
+    event: z.literal('object'),
+    key: z.string(),
+    status: z.enum(['imported', 'skipped']),
+    /** Why a skipped object was not stored. */
+    reason: z.string().optional(),
+    /** The stored file of an imported object. */
+    file: fileRowSchema.optional(),
+    done: z.number(),
+    total: z.number(),
+  }),
+  z.strictObject({ event: z.literal('finished'), ...s3ImportSchema.shape }),
+]);
+export type S3ImportEvent = z.infer<typeof s3ImportEventSchema>;
+
 /** A file linked to a knowledge base, with the document the link created (`file/kb_files`). */
 export const kbLinkedFileSchema = z.strictObject({
   ...fileRowFields,
@@ -170,7 +194,11 @@ export const fileContract = {
       secret_key: z.string().min(1).max(256),
       region: z.string().max(64).optional(),
       parent_id: z.string().optional(),
+      /** `true`: answer with a stream of progress events (s3ImportEventSchema); default one JSON answer. */
+      stream: z.boolean().optional(),
     }),
+    kind: 'sse',
+    event: z.union([s3ImportEventSchema, z.literal(true)]), // `true`: the terminator's data
     data: s3ImportSchema,
   }),
   /** Lectern addition: the files linked to a knowledge base the caller may read (its Files tab). */

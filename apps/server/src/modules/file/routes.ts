@@ -23,6 +23,7 @@ import { sendUserContent } from '../../http/user-content.js';
 import * as files from './service.js';
 import { uploadFiles } from './upload.js';
 import { importFromS3 } from './s3-import.js';
+import { streamS3Import } from './s3-import-stream.js';
 import { kbLinkedFiles } from './kb-files.js';
 
 const c = contract.file;
@@ -90,9 +91,11 @@ export async function fileManagerRoutes(app: FastifyInstance, ctx: AppContext): 
     return ok({ parent_folder: presentFile(await files.parentOf(ctx, await callerOf(req), file_id)) });
   });
 
-  app.post('/v1/file/import_s3', async (req) => {
+  app.post('/v1/file/import_s3', async (req, reply) => {
     const body = validate(c.importS3.body, req.body);
-    const { files: stored, skipped } = await importFromS3(ctx, await callerOf(req), body);
+    const caller = await callerOf(req);
+    if (body.stream === true) return streamS3Import(ctx, caller, body, reply);
+    const { files: stored, skipped } = await importFromS3(ctx, caller, body);
     return ok({ files: stored.map(presentFile), skipped });
   });
 

@@ -16,7 +16,6 @@ import type { AppContext } from '../../context.js';
 import type { FileTable } from '../../db/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { isOutboundError, outboundPolicyOf, outboundRequest, type OutboundPolicy } from '../../net/index.js';
-import type { UploadedFile } from '../document/intake.js';
 import { uploadPathOf } from './names.js';
 import { ownFolder, type Caller } from './service.js';
 import { uploadFiles } from './upload.js';
@@ -151,16 +150,26 @@ export function relativeKey(key: string, prefix: string): string {
   return key.startsWith(base) ? key.slice(base.length) : key;
 }
 
-export async function importFromS3(
-  ctx: AppContext,
-  caller: Caller,
-  input: S3ImportInput,
-): Promise<{ files: FileTable[]; skipped: { key: string; reason: string }[] }> {
+/** What an import reports while it runs (the streamed form of the route), and how it is stopped. */
+export interface S3ImportProgress {
+  /** Closing the stream: stop after the object being copied (what is stored stays). */
+  signal?: AbortSignal;
+  onListed?: (total: number) => void;
+  onObject?: (event: { key: string; file?: FileTable; reason?: string; done: number; total: number }) => void;
+}
+
+export interface S3ImportResult {
+  files: FileTable[];
+  skipped: { key: string; reason: string }[];
+  /** The caller stopped the import before every object was handled. */
+  cancelled: boolean;
+}
+
+/** Checks what can be checked before anything is read from the bucket (refusals come as one answer). */
+async function opened(ctx: AppContext, caller: Caller, input: S3ImportInput) {
   const endpoint = endpointOf(input.endpoint);
-  // The destination is checked before anything is downloaded.
   await ownFolder(ctx, caller, input.parent_id || undefined, () => errors.data("Can't find this folder!"));
-  const prefix = input.prefix ?? '';
-  const client = new S3Client({
+  return new S3Client({
     endpoint,
     region: input.region?.trim() || 'us-east-1',
     forcePathStyle: true,
@@ -168,36 +177,91 @@ export async function importFromS3(
     credentials: { accessKeyId: input.access_key, secretAccessKey: input.secret_key },
     requestHandler: guardedHandler(outboundPolicyOf(ctx.config), ctx.config.maxFileBytes + 64 * 1024),
   });
+}
+
+/** The reason an object failed, as the person reads it. */
+function reasonOf(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  return s3Failure(err).message;
+}
+
+/**
+ * Lists the objects under the prefix (a failure here is the answer: nothing is stored), then copies
+ * them one by one: each is streamed to a temporary file and stored through the upload path at once,
+ * so progress means "stored". An object that cannot be read or stored is skipped with its reason.
+ */
+export async function importFromS3(
+  ctx: AppContext,
+  caller: Caller,
+  input: S3ImportInput,
+  progress: S3ImportProgress = {},
+): Promise<S3ImportResult> {
+  const client = await opened(ctx, caller, input);
+  const prefix = input.prefix ?? '';
+  const parentId = input.parent_id || undefined;
   const dir = path.join(ctx.config.dataDir, 'tmp', 'uploads');
-  await fs.promises.mkdir(dir, { recursive: true });
-  const written: UploadedFile[] = [];
-  const skipped: { key: string; reason: string }[] = [];
+  const result: S3ImportResult = { files: [], skipped: [], cancelled: false };
   try {
-    const objects = await listObjects(client, input.bucket, prefix);
-    for (const o of objects) {
-      const name = relativeKey(o.key, prefix);
-      try {
-        uploadPathOf(name);
-      } catch (err) {
-        skipped.push({ key: o.key, reason: err instanceof Error ? err.message : String(err) });
-        continue;
+    const objects = await listObjects(client, input.bucket, prefix).catch((err: unknown) => {
+      throw s3Failure(err);
+    });
+    await fs.promises.mkdir(dir, { recursive: true });
+    progress.onListed?.(objects.length);
+    for (const [i, o] of objects.entries()) {
+      if (progress.signal?.aborted) {
+        result.cancelled = true;
+        break;
       }
-      if (o.size > ctx.config.maxFileBytes) {
-        skipped.push({ key: o.key, reason: `Larger than ${ctx.config.maxFileBytes} bytes.` });
-        continue;
-      }
-      const got = await client.send(new GetObjectCommand({ Bucket: input.bucket, Key: o.key }));
-      const tmpPath = path.join(dir, `${Date.now()}-${crypto.randomBytes(6).toString('hex')}`);
-      written.push({ filename: name, tmpPath, size: 0 });
-      await pipeline(got.Body as Readable, fs.createWriteStream(tmpPath));
-      written[written.length - 1]!.size = (await fs.promises.stat(tmpPath)).size;
+      const outcome = await copyObject(ctx, caller, client, { ...input, parentId, dir }, o, prefix, progress);
+      if ('file' in outcome) result.files.push(outcome.file);
+      else result.skipped.push({ key: o.key, reason: outcome.reason });
+      progress.onObject?.({ key: o.key, ...outcome, done: i + 1, total: objects.length });
     }
-    if (written.length === 0) return { files: [], skipped };
-    return { files: await uploadFiles(ctx, caller, input.parent_id || undefined, written), skipped };
-  } catch (err) {
-    throw s3Failure(err);
+    return result;
   } finally {
     client.destroy();
-    await Promise.all(written.map((f) => fs.promises.rm(f.tmpPath, { force: true })));
   }
+}
+
+/** One object: checked, downloaded to a temporary file, stored; or the reason it was not. */
+async function copyObject(
+  ctx: AppContext,
+  caller: Caller,
+  client: S3Client,
+  where: { bucket: string; parentId: string | undefined; dir: string },
+  o: Listed,
+  prefix: string,
+  progress: S3ImportProgress,
+): Promise<{ file: FileTable } | { reason: string }> {
+  const name = relativeKey(o.key, prefix);
+  try {
+    uploadPathOf(name);
+  } catch (err) {
+    return { reason: err instanceof Error ? err.message : String(err) };
+  }
+  if (o.size > ctx.config.maxFileBytes) return { reason: `Larger than ${ctx.config.maxFileBytes} bytes.` };
+  const tmpPath = path.join(where.dir, `${Date.now()}-${crypto.randomBytes(6).toString('hex')}`);
+  try {
+    const got = await client.send(new GetObjectCommand({ Bucket: where.bucket, Key: o.key }), {
+      abortSignal: progress.signal,
+    });
+    await pipeline(got.Body as Readable, fs.createWriteStream(tmpPath), { signal: progress.signal });
+    const size = (await fs.promises.stat(tmpPath)).size;
+    const [file] = await uploadFiles(ctx, caller, where.parentId, [{ filename: name, tmpPath, size }]);
+    return { file: file! };
+  } catch (err) {
+    if (!(err instanceof ApiError) && !isOutboundError(err) && !isS3Error(err) && !progress.signal?.aborted)
+      throw err; // our own failure (database, disk): not the object's fault
+    return { reason: progress.signal?.aborted ? 'Cancelled.' : reasonOf(err) };
+  } finally {
+    await fs.promises.rm(tmpPath, { force: true });
+  }
+}
+
+/** An error the S3 endpoint answered (the SDK gives it `$metadata`), or a broken download stream. */
+function isS3Error(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    ('$metadata' in err || (err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE')
+  );
 }
