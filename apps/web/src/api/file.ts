@@ -3,7 +3,8 @@ import { contract, DocRun, RetCode, type BodyInput, type FileRow } from '@lecter
 import i18n from '../i18n';
 import { docKeys, isParsing, POLL_MS } from './document';
 import { buildUrl, networkFailure, unwrap, type ApiResult } from './request';
-import { callRoute } from './route-call';
+import { callRoute, streamRoute } from './route-call';
+import type { SseEnvelope, StreamOutcome } from './sse';
 import { currentAuthorization } from './storage';
 
 /** Hooks of the file manager (API.md §12). */
@@ -117,10 +118,16 @@ export function useLinkFiles() {
   });
 }
 
-export function useImportS3() {
-  return useFileMutation((body: BodyInput<typeof contract.file.importS3>) =>
-    callRoute(contract.file.importS3, { body }),
-  );
+/**
+ * An S3 import with its progress: `file/import_s3` with `stream: true` (events `listed`, `object`,
+ * `finished`). Aborting `signal` closes the stream, which stops the import after the current object.
+ */
+export function streamImportS3(
+  body: Omit<BodyInput<typeof contract.file.importS3>, 'stream'>,
+  onEvent: (event: SseEnvelope) => void,
+  signal: AbortSignal,
+): Promise<StreamOutcome> {
+  return streamRoute(contract.file.importS3, { ...body, stream: true }, { signal, onEvent });
 }
 
 /** The bytes of a file (`GET /v1/file/get/<id>`). */
