@@ -50,6 +50,11 @@ export interface OpenAIStandinOptions {
   models?: string[];
   /** Pause between streamed chunks. */
   chunkDelayMs?: number;
+  /**
+   * Time to the first token, as a real model takes: a streamed answer sends its headers at once and
+   * its first chunk after this pause; a non-streamed answer comes after it (plus the chunk pauses).
+   */
+  firstTokenMs?: number;
   /** Sent with 429 answers. */
   retryAfterMs?: number;
   /** Name of the reasoning field in deltas ("reasoning_content" like DeepSeek/vLLM; Ollama uses "reasoning"). */
@@ -199,7 +204,9 @@ async function chat(c: StandinContext, o: OpenAIStandinOptions): Promise<void> {
     model: body.model,
     system_fingerprint: o.systemFingerprint ?? 'fp_standin',
   };
+  const pause = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
   if (!body.stream) {
+    await pause((o.firstTokenMs ?? 0) + (o.chunkDelayMs ?? 0) * pieces(content).length);
     const message: Record<string, unknown> = { role: 'assistant', content };
     if (reasoning) message[rField] = reasoning;
     if (calls.length) message.tool_calls = calls.map(({ index: _i, ...c }) => c);
@@ -247,6 +254,7 @@ async function chat(c: StandinContext, o: OpenAIStandinOptions): Promise<void> {
   parts.push(() => sseData(c.res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: endReason }] }));
   if (body.stream_options?.include_usage) parts.push(() => sseData(c.res, { ...base, choices: [], usage }));
   parts.push(() => sseData(c.res, '[DONE]'));
+  await pause(o.firstTokenMs ?? 0);
   await streamPieces(c.res, parts, c.fault, o.chunkDelayMs);
 }
 
