@@ -87,7 +87,7 @@ async function main() {
     await runAll(
       server.url,
       user.token,
-      Array.from({ length: WARMUP }, (_, i) => job(0, 'warm')),
+      Array.from({ length: WARMUP }, () => job(0, 'warm')),
       false,
     );
     const cpu0 = process.cpuUsage();

@@ -103,7 +103,12 @@ async function main() {
     const perFrameFps = summarize(intervals.map((ms) => 1000 / ms));
     const interval = summarize(intervals);
     console.log(`editor-drag — ${drawn} nodes drawn (${NODES} in the agent), ${machine()}`);
-    console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(
       `drag of ${(spanMs / 1000).toFixed(2)} s: ${frames.length} frames → ${((frames.length - 1) / (spanMs / 1000)).toFixed(1)} fps`,
     );
