@@ -31,22 +31,30 @@ function gridDsl(n: number) {
   return dsl;
 }
 
-/** Frame timestamps (ms) recorded by requestAnimationFrame between start() and stop(). */
+/** What the page functions below use of the browser (this file is type-checked without the DOM library). */
+interface PageGlobals {
+  __frames: number[];
+  __recording: boolean;
+  localStorage: { getItem(key: string): string | null };
+}
+
+/** Frame timestamps (ms) recorded by requestAnimationFrame while `during` runs. */
 async function recordFrames(page: Page, during: () => Promise<void>): Promise<number[]> {
-  await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __recording: boolean };
-    w.__frames = [];
-    w.__recording = true;
-    const tick = (t: number) => {
-      if (!w.__recording) return;
-      w.__frames.push(t);
+  // A string, not a function: the bench's TypeScript loader would wrap a named function in a helper
+  // (`__name`) that does not exist on the page.
+  await page.evaluate(`(() => {
+    globalThis.__frames = [];
+    globalThis.__recording = true;
+    const tick = (t) => {
+      if (!globalThis.__recording) return;
+      globalThis.__frames.push(t);
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
-  });
+  })()`);
   await during();
   return page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __recording: boolean };
+    const w = globalThis as unknown as PageGlobals;
     w.__recording = false;
     return w.__frames;
   });
@@ -64,7 +72,10 @@ async function main() {
       email: `drag.${stamp}@example.com`,
       password: 'bench-password-123',
     });
-    const token = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.authorization);
+    const token = await page.evaluate(
+      (key) => (globalThis as unknown as PageGlobals).localStorage.getItem(key),
+      STORAGE_KEYS.authorization,
+    );
     const saved = await fetch(`${server.url}/v1/canvas/set`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: token ?? '' },
