@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withStatementCache } from './statement-cache.js';
 
@@ -41,7 +41,7 @@ describe('SQLite statement cache', () => {
   });
 
   it('runs Kysely queries, transactions and streams with the same results as without it', async () => {
-    const kysely = new Kysely<{ t: { id: number; name: string } }>({
+    const kysely = new Kysely<{ t: { id: Generated<number>; name: string } }>({
       dialect: new SqliteDialect({ database: withStatementCache(open()) }),
     });
     for (let i = 0; i < 3; i++) {
