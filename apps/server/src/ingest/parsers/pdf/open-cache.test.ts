@@ -84,7 +84,8 @@ describe('opened PDFs shared by the tasks of one document (in process)', () => {
   });
 });
 
-describe('opened PDFs shared through the parse worker pool (child processes)', () => {
+// Real parses in child processes: slow on a loaded shared machine.
+describe('opened PDFs shared through the parse worker pool (child processes)', { timeout: 240_000 }, () => {
   const pools: WorkerPool[] = [];
   const newPool = (size: number) => {
     const pool = new WorkerPool({
