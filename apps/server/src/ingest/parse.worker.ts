@@ -4,13 +4,15 @@
  * - `parse-chunk`: bytes → parseDocument → chunkDocument → chunk drafts with token counts;
  * - `probe`: page count of a PDF / data-row count of a spreadsheet (task splitting, API.md §19.8);
  * - `text`: bytes → plain text (`document/parse`);
- * - `thumbnail`: bytes → PNG thumbnail (longest side ≤ 100 px) or null.
+ * - `thumbnail`: bytes → PNG thumbnail (longest side ≤ 100 px) or null;
+ * - `stats`: how many PDFs this worker opened and how many it keeps open (tests).
  * Errors cross the thread boundary as `{ name, message }`; ParseError messages are shown to people.
  */
 import { parentPort } from 'node:worker_threads';
 import { chunkDocument } from './chunkers/index.js';
 import { parseDocument } from './parsers/index.js';
-import { openPdf } from './parsers/pdf/open.js';
+import { openPdf, pdfOpenCount } from './parsers/pdf/open.js';
+import { OpenPdfCache } from './parsers/pdf/open-cache.js';
 import { countTokens } from './tokens.js';
 import type { ChunkDraft, ParserConfig } from './types.js';
 
@@ -23,6 +25,8 @@ export interface ParseChunkJob {
   parserId: string;
   config: ParserConfig;
   language: string;
+  /** The document's blob key: its PDF stays open in this worker for its next tasks (open-cache.ts). */
+  docKey?: string;
 }
 
 export interface ParseChunkResult {
@@ -38,6 +42,9 @@ export interface ProbeResult {
 }
 
 type Message = { id: number; op: string; payload: unknown };
+
+/** PDFs opened for one task and kept for the next tasks of the same document. */
+const openPdfs = new OpenPdfCache();
 
 /** The channel back to the pool: the thread's port, or the child process's IPC channel. */
 const port: {
@@ -73,6 +80,7 @@ async function parseChunk(id: number, job: ParseChunkJob): Promise<ParseChunkRes
     html4excel: job.config.html4excel === true,
     language: job.language,
     onProgress: progress,
+    pdfOpener: openPdfs.opener(job.docKey),
   });
   progress(1, 'Finish parsing.');
   const chunks = chunkDocument(job.parserId, doc, {
@@ -89,7 +97,14 @@ function countDataRows(text: string): number {
   return Math.max(0, lines.length - 1);
 }
 
-async function probe(job: { bytes: Uint8Array; ext: string }): Promise<ProbeResult> {
+async function probe(job: { bytes: Uint8Array; ext: string; docKey?: string }): Promise<ProbeResult> {
+  if (job.ext === 'pdf' && job.docKey) {
+    // Kept open: the document's first parse tasks are routed here and read it without opening again.
+    const lease = await openPdfs.acquire(job.docKey, job.bytes);
+    const pageCount = lease.doc.numPages;
+    await lease.release({ from: 0, to: 0 });
+    return { pageCount };
+  }
   if (job.ext === 'pdf') {
     const doc = await openPdf(job.bytes);
     const pageCount = doc.numPages;
@@ -118,11 +133,13 @@ async function handle(msg: Message): Promise<unknown> {
     case 'parse-chunk':
       return parseChunk(msg.id, msg.payload as ParseChunkJob);
     case 'probe':
-      return probe(msg.payload as { bytes: Uint8Array; ext: string });
+      return probe(msg.payload as { bytes: Uint8Array; ext: string; docKey?: string });
     case 'text':
       return text(msg.payload as { bytes: Uint8Array; ext: string; fileName: string });
     case 'ping':
       return true;
+    case 'stats':
+      return { pdfOpens: pdfOpenCount(), openPdfs: openPdfs.size };
     case 'thumbnail': {
       const job = msg.payload as { bytes: Uint8Array; ext: string };
       // Loaded on first use: rendering pulls in the canvas and image libraries.

@@ -152,8 +152,14 @@ export async function runParseTask(
         parserId: doc.parser_id,
         config,
         language: kb.language,
+        docKey: blobKey,
       },
-      { signal, onProgress: (f, msg) => progress.report(0.1 + 0.7 * Math.max(0, Math.min(1, f)), msg) },
+      // The document's tasks go to the worker that already opened it (parse.worker's PDF cache).
+      {
+        signal,
+        affinity: blobKey,
+        onProgress: (f, msg) => progress.report(0.1 + 0.7 * Math.max(0, Math.min(1, f)), msg),
+      },
     );
   } else {
     await progress.report(0.8, 'Finish parsing.');

@@ -5,6 +5,7 @@
  */
 
 import type { Position } from '../chunk-index/chunk-index.js';
+import type { PdfOpener } from './parsers/pdf/open-cache.js';
 
 export type { Position };
 
@@ -77,6 +78,8 @@ export interface ParseOptions {
   language?: string;
   /** Reports progress (0..1 within this parse) and a message; throws when the task was cancelled. */
   onProgress?: (fraction: number, message: string) => void | Promise<void>;
+  /** PDF: lends a document a parse worker already opened for another task of the same file. */
+  pdfOpener?: PdfOpener;
 }
 
 export interface ChunkDraft {

@@ -15,6 +15,11 @@ export interface JobOptions {
   /** Called for each progress message; a rejection abandons the job with that error. */
   onProgress?: (fraction: number, message: string) => Promise<void> | void;
   signal?: AbortSignal;
+  /**
+   * Jobs with the same key prefer the worker that ran the last ones (it may hold state for them, e.g.
+   * an opened PDF); when that worker is busy a free one takes the job anyway.
+   */
+  affinity?: string;
 }
 
 /** Raised when a worker thread dies (memory limit, crash) or exceeds its time. */
@@ -39,6 +44,8 @@ interface Job {
 
 /** How long an abandoned job may keep its thread before the thread is replaced. */
 const ABANDON_GRACE_MS = 5_000;
+/** Affinity keys remembered per worker (most recent last). */
+const AFFINITY_KEYS = 4;
 
 interface Slot {
   worker: WorkerHandle;
@@ -47,6 +54,8 @@ interface Slot {
   abandoned: boolean;
   timer: NodeJS.Timeout | null;
   progress: Promise<void>;
+  /** Affinity keys of the jobs this worker ran lately. */
+  affinity: string[];
 }
 
 type Reply =
@@ -115,7 +124,11 @@ export class WorkerPool {
 
   private dispatch(): void {
     while (this.waiting.length > 0) {
-      let slot = this.slots.find((s) => s.job === null);
+      const key = this.waiting[0].opts.affinity;
+      const free = this.slots.filter((s) => s.job === null);
+      let slot = key === undefined ? undefined : free.find((s) => s.affinity.includes(key));
+      // Otherwise the free worker holding the least (its oldest state is the first to go).
+      slot ??= free.sort((a, b) => a.affinity.length - b.affinity.length)[0];
       if (!slot && this.slots.length < this.opts.size) slot = this.spawn();
       if (!slot) return;
       const job = this.waiting.shift() as Job;
@@ -129,7 +142,14 @@ export class WorkerPool {
       maxHeapMb: this.opts.maxHeapMb,
     });
     worker.unref();
-    const slot: Slot = { worker, job: null, abandoned: false, timer: null, progress: Promise.resolve() };
+    const slot: Slot = {
+      worker,
+      job: null,
+      abandoned: false,
+      timer: null,
+      progress: Promise.resolve(),
+      affinity: [],
+    };
     worker.onMessage((msg) => this.onMessage(slot, msg as Reply));
     worker.onEnd((end: WorkerEnd) => this.retire(slot, endError(end)));
     this.slots.push(slot);
@@ -139,6 +159,10 @@ export class WorkerPool {
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.abandoned = false;
+    const key = job.opts.affinity;
+    if (key !== undefined) {
+      slot.affinity = [...slot.affinity.filter((k) => k !== key), key].slice(-AFFINITY_KEYS);
+    }
     slot.progress = Promise.resolve();
     const timeout = job.opts.timeoutMs ?? this.opts.defaultTimeoutMs;
     slot.timer = setTimeout(() => {

@@ -105,8 +105,8 @@ async function probe(ctx: AppContext, doc: DocumentTable) {
   try {
     return await ctx.parsePool.run<{ pageCount?: number; rowCount?: number }>(
       'probe',
-      { bytes, ext: doc.suffix },
-      { timeoutMs: 120_000 },
+      { bytes, ext: doc.suffix, docKey: key },
+      { timeoutMs: 120_000, affinity: key ?? undefined },
     );
   } catch {
     // An unreadable file becomes one whole-document task, which then fails with the parser's message.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import type { TaskTable } from '../../db/types.js';
 import { createKb, uploadDocs, waitSettled } from '../../modules/kb/test-support.js';
@@ -6,7 +6,7 @@ import { newId } from '../../util/ids.js';
 import { creationStamps } from '../../util/time.js';
 import { claimNextTask, renewLease } from '../../queue/claim.js';
 import { splitRanges } from './enqueue.js';
-import { rollupDocument } from './rollup.js';
+import { QUEUE_MESSAGE_REFRESH_MS, rollupDocument, rollupRunning } from './rollup.js';
 import { startTaskWorkers } from '../../root.js';
 
 describe('task splitting (API.md §19.8)', () => {
@@ -198,6 +198,63 @@ describe('leases, retries and queue position', () => {
       .execute();
     expect(rows.find((r) => r.id === b.id)?.progress_msg).toBe('2 tasks are ahead in the queue...');
     expect(rows.find((r) => r.id === a.id)?.progress_msg).toBe('0 tasks are ahead in the queue...');
+    await db.deleteFrom('task').where('kb_id', '=', kb).execute();
+  });
+
+  it('the periodic pass writes progress at once but refreshes waiting queue positions only every few seconds', async () => {
+    const kb = await createKb(server, alice.token, { name: 'Queue refresh' });
+    const [a, b] = await uploadDocs(server, alice.token, kb, [
+      { name: 'a.txt', data: 'a' },
+      { name: 'b.txt', data: 'b' },
+    ]);
+    const db = server.ctx.db.kysely;
+    const now = Date.now();
+    await db
+      .updateTable('document')
+      .set({ run: '1', process_begin_at: now, progress_msg: 'Task is queued...' })
+      .where('id', 'in', [a.id, b.id])
+      .execute();
+    const first = taskRow(a.id, { kb_id: kb, ...creationStamps(now - 30) });
+    await db
+      .insertInto('task')
+      .values([
+        first,
+        taskRow(a.id, { kb_id: kb, from_page: 1, ...creationStamps(now - 20) }),
+        taskRow(b.id, { kb_id: kb, ...creationStamps(now - 10) }),
+      ])
+      .execute();
+    const read = async () => {
+      const rows = await db
+        .selectFrom('document')
+        .select(['id', 'progress_msg', 'progress', 'update_time'])
+        .where('id', 'in', [a.id, b.id])
+        .execute();
+      return { a: rows.find((r) => r.id === a.id)!, b: rows.find((r) => r.id === b.id)! };
+    };
+    await rollupRunning(server.ctx);
+    const queued = await read();
+    expect(queued.b.progress_msg).toBe('2 tasks are ahead in the queue...');
+    expect(queued.a.progress_msg).toBe('0 tasks are ahead in the queue...');
+
+    // a's first task ends: a's progress is written at once, b's place in the queue waits.
+    await db
+      .updateTable('task')
+      .set({ progress: 1, progress_msg: 'done', begin_at: now })
+      .where('id', '=', first.id)
+      .execute();
+    await rollupRunning(server.ctx);
+    const soon = await read();
+    expect(soon.a.progress).toBeCloseTo(0.5);
+    expect(soon.a.progress_msg).toBe('done');
+    expect(soon.b).toEqual(queued.b);
+
+    const later = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + QUEUE_MESSAGE_REFRESH_MS + 1);
+    try {
+      await rollupRunning(server.ctx);
+    } finally {
+      later.mockRestore();
+    }
+    expect((await read()).b.progress_msg).toBe('1 tasks are ahead in the queue...');
     await db.deleteFrom('task').where('kb_id', '=', kb).execute();
   });
 });

@@ -123,8 +123,16 @@ function orderPage(w: PageWork, tables: DetectedTable[], lines: Line[]): PageIte
 /** Parses a PDF into ordered sections (see the file comment). Throws ParseError on unreadable input. */
 export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions): Promise<ParsedDocument> {
   const bytes = buffer instanceof Uint8Array ? buffer : new Uint8Array(buffer);
-  const doc: PdfDocument = await openPdf(bytes, { render: true });
+  // A parse worker lends a document it already opened for an earlier task of the same file.
+  const lease = opts.pdfOpener
+    ? await opts.pdfOpener.open(bytes)
+    : await openPdf(bytes, { render: true }).then((d) => ({
+        doc: d,
+        release: () => d.destroy().catch(() => undefined),
+      }));
+  const doc: PdfDocument = lease.doc;
   let engine: OcrEngine | undefined;
+  let read: { from: number; to: number } | null = null;
   try {
     const total = doc.numPages;
     const from = Math.min(Math.max(0, Math.floor(opts.fromPage ?? 0)), total);
@@ -181,6 +189,7 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
       }
       await progress((p + 1 - from) / (to - from), `Page ${p + 1} of ${total} read.`);
     }
+    read = { from, to };
     if (plain) return { sections: plainSections, pageCount: total, notes };
     const analysed = works.map((w) => pageTables(w));
     const textPages: PageLines[] = works.map((w, i) => ({ ...w, lines: analysed[i].rest }));
@@ -202,6 +211,7 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
     return { sections, pageCount: total, title, notes };
   } finally {
     if (engine) await engine.terminate();
-    await doc.destroy().catch(() => undefined);
+    // Pages read (null after a failure: the document is closed rather than kept).
+    await lease.release(read);
   }
 }

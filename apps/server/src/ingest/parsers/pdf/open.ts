@@ -74,12 +74,20 @@ export function pdfError(err: unknown, bytes?: Uint8Array): ParseError {
   return new ParseError(`The PDF could not be read: ${message.replace(/\.$/, '')}.`);
 }
 
+let opens = 0;
+
+/** How many times this thread/process handed a PDF to pdf.js (tests check that tasks share opens). */
+export function pdfOpenCount(): number {
+  return opens;
+}
+
 /** Opens `bytes` as a PDF; throws ParseError for empty, non-PDF, encrypted, damaged or absurd files. */
 export async function openPdf(bytes: Uint8Array, opts: { render?: boolean } = {}): Promise<PdfDocument> {
   if (bytes.length === 0) throw new ParseError('The file is empty.');
   if (!hasPdfHeader(bytes)) throw new ParseError('The file is not a PDF (it has no %PDF header).');
   // pdf.js may take ownership of the array it is given: hand it a copy so the caller's buffer stays intact.
   const data = new Uint8Array(bytes);
+  opens++;
   let doc: PdfDocument;
   try {
     const CanvasFactory = opts.render ? await getCanvasFactory() : undefined;
