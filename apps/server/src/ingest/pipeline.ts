@@ -12,6 +12,7 @@ import { parseJson } from '../db/json.js';
 import { documentBlobKey } from '../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../db/tables/knowledge.js';
 import { embedChunks } from './stages/embed.js';
+import { childDelimiterOf, embeddingInputs, familyRecords, planChildren } from './stages/children.js';
 import { enrichChunks } from './stages/enrich.js';
 import { describePictures } from './stages/picture.js';
 import { tagChunks } from './stages/tagging.js';
@@ -170,12 +171,13 @@ export async function runParseTask(
   await enrichChunks(ctx, kb.tenant_id, llmId, drafts, config, progress, signal);
   await tagChunks(ctx, kb, drafts, progress);
   const weight = typeof config.filename_embd_weight === 'number' ? config.filename_embd_weight : 0.1;
+  const children = planChildren(drafts, childDelimiterOf(config));
   const vectors = await embedChunks(
     ctx,
     kb.tenant_id,
     kb.embd_id,
     doc.name,
-    drafts,
+    embeddingInputs(drafts, children),
     weight,
     progress,
     signal,
@@ -185,16 +187,20 @@ export async function runParseTask(
   const now = Date.now();
   const records = new Map<string, ChunkRecord>();
   let tokenSum = 0;
+  let counted = 0;
+  let v = 0;
   drafts.forEach((d, i) => {
     const id = chunkId(d.content_with_weight, doc.id);
-    if (records.has(id)) return;
+    if (records.has(id)) {
+      v += Math.max(1, children[i].length);
+      return;
+    }
     const image = asBuffer(d.image);
     const tokens = result.tokens[i] ?? 0;
     tokenSum += tokens;
-    records.set(
-      id,
-      toRecord(d, id, tokens, doc, kb, vectors[i] ?? null, image ? `${doc.id}-${id}` : '', now),
-    );
+    counted++;
+    const base = toRecord(d, id, tokens, doc, kb, null, image ? `${doc.id}-${id}` : '', now);
+    for (const r of familyRecords(base, children[i], () => vectors[v++] ?? null)) records.set(r.id, r);
   });
   const chunkIds = [...records.keys()];
   const written = await ctx.db.kysely
@@ -222,7 +228,7 @@ export async function runParseTask(
     }
   }
   const indexSeconds = ((Date.now() - indexStarted) / 1000).toFixed(2);
-  await finishTask(ctx, progress, owner, doc, kb, chunkIds, tokenSum, [
+  await finishTask(ctx, progress, owner, doc, kb, chunkIds, counted, tokenSum, [
     `Indexing done (${indexSeconds}s).`,
     `Task done (${progress.elapsed().toFixed(2)}s)`,
   ]);
@@ -240,6 +246,8 @@ async function finishTask(
   doc: DocumentTable,
   kb: KnowledgebaseTable,
   chunkIds: string[],
+  /** Chunks the counters count: child chunks are not counted (their parents are). */
+  counted: number,
   tokens: number,
   lines: string[],
 ): Promise<void> {
@@ -264,7 +272,7 @@ async function finishTask(
     await trx
       .updateTable('document')
       .set((eb) => ({
-        chunk_num: eb('chunk_num', '+', chunkIds.length),
+        chunk_num: eb('chunk_num', '+', counted),
         token_num: eb('token_num', '+', tokens),
       }))
       .where('id', '=', doc.id)
@@ -272,7 +280,7 @@ async function finishTask(
     await trx
       .updateTable('knowledgebase')
       .set((eb) => ({
-        chunk_num: eb('chunk_num', '+', chunkIds.length),
+        chunk_num: eb('chunk_num', '+', counted),
         token_num: eb('token_num', '+', tokens),
       }))
       .where('id', '=', kb.id)
