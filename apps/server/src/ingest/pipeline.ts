@@ -12,6 +12,7 @@ import { parseJson } from '../db/json.js';
 import { documentBlobKey } from '../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../db/tables/knowledge.js';
 import { embedChunks } from './stages/embed.js';
+import { extractToc, tocRecord } from './stages/toc.js';
 import { childDelimiterOf, embeddingInputs, familyRecords, planChildren } from './stages/children.js';
 import { enrichChunks } from './stages/enrich.js';
 import { describePictures } from './stages/picture.js';
@@ -202,6 +203,12 @@ export async function runParseTask(
     const base = toRecord(d, id, tokens, doc, kb, null, image ? `${doc.id}-${id}` : '', now);
     for (const r of familyRecords(base, children[i], () => vectors[v++] ?? null)) records.set(r.id, r);
   });
+  if (config.toc_extraction === true) {
+    const draftIds = drafts.map((d) => chunkId(d.content_with_weight, doc.id));
+    const toc = await extractToc(ctx, kb.tenant_id, llmId, drafts, draftIds, progress, signal);
+    const id = chunkId('\u0000toc', doc.id);
+    if (toc) records.set(id, tocRecord(toRecord(drafts[0], id, 0, doc, kb, null, '', now), id, toc, now));
+  }
   const chunkIds = [...records.keys()];
   const written = await ctx.db.kysely
     .updateTable('task')

@@ -70,9 +70,7 @@ export function embeddingInputs(drafts: ChunkDraft[], children: string[][]): Chu
 
 /** Id of a child chunk: xxHash64 of parent id + text + doc id (the same sentence may recur elsewhere). */
 export function childChunkId(parentId: string, text: string, docId: string): string {
-  return xxh64(`${parentId}\u0000${text}${docId}`)
-    .toString(16)
-    .padStart(16, '0');
+  return xxh64(`${parentId}\u0000${text}${docId}`).toString(16).padStart(16, '0');
 }
 
 /** The parent record: unsearchable (no vector, no tokens), listing its children's ids. */

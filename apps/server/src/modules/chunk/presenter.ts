@@ -2,6 +2,7 @@
  * How chunks leave the server (API.md §7): the list row, the stored chunk of `get`, and the result
  * chunk of retrieval_test. Vectors and token fields never leave.
  */
+import { CHILD_IDS_FIELD } from '../../chunk-index/fields.js';
 import type { ChunkRecord } from '../../chunk-index/chunk-index.js';
 import type { RetrievalHit } from '../../search/retrieval.js';
 import { sqlDateTime } from '../../util/time.js';
