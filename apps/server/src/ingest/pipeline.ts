@@ -12,6 +12,7 @@ import { parseJson } from '../db/json.js';
 import { documentBlobKey } from '../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../db/tables/knowledge.js';
 import { embedChunks } from './stages/embed.js';
+import { storeFieldMap } from './stages/field-map.js';
 import { extractToc, tocRecord } from './stages/toc.js';
 import { childDelimiterOf, embeddingInputs, familyRecords, planChildren } from './stages/children.js';
 import { enrichChunks } from './stages/enrich.js';
@@ -161,6 +162,7 @@ export async function runParseTask(
     await progress.report(0.8, 'Finish parsing.');
   }
   for (const note of result.notes) await progress.report(null, note);
+  await storeFieldMap(ctx, kb.id, result.fieldMap, progress);
   let drafts = result.chunks;
   if (doc.parser_id === 'picture' && doc.type === 'visual' && !VIDEO_EXTENSIONS.includes(doc.suffix)) {
     drafts = await describePictures(ctx, kb.tenant_id, { bytes, ext: doc.suffix }, drafts, progress, signal);
