@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { MindMapNode } from '@lectern/shared';
 import { graphKeys, useKbGraph } from '../../../api/graph';
-import { mindMapTree } from '../../search/search-state';
+import { mindMapTree } from '../../search';
 import { JobRow } from '../graph/JobPanel';
 import { MindMapView } from './MindMapView';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import '../../../i18n';
-import { mindMapTree } from '../../search/search-state';
+import { mindMapTree } from '../../search';
 import { MindMapView } from './MindMapView';
 
 const job = <button type="button">Run mind map</button>;

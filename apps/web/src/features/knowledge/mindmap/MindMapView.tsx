@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card, Empty, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { TreeItem } from '../../search/search-state';
-import { MindMapCard } from '../../search/SearchPanels';
+import { MindMapCard, type TreeItem } from '../../search';
 
 /**
  * The KB's mind map (`run_mindmap`, API.md §19.10) as the search page draws one (its tree card),
