@@ -50,7 +50,7 @@ export function presentStoredChunk(c: ChunkRecord) {
     pagerank_fea: c.pagerank_fea,
   };
   for (const [k, v] of Object.entries(c.extra ?? {})) {
-    if (!(k in out) && !/(_vec|_tks|_ltks)$|_sm_/.test(k)) out[k] = v;
+    if (!(k in out) && k !== CHILD_IDS_FIELD && !/(_vec|_tks|_ltks)$|_sm_/.test(k)) out[k] = v;
   }
   for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
   return out;
