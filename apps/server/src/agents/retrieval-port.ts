@@ -71,6 +71,7 @@ function retrieveWith(ctx: AppContext, tenantId: string) {
           rerank_id: req.rerankId,
           cross_languages: req.crossLanguages,
           use_kg: req.useKg,
+          toc_enhance: req.tocEnhance,
         },
         'agent',
       );

@@ -160,6 +160,7 @@ async function* answerWith(
         vectorSimilarityWeight: dialog.vector_similarity_weight,
         rerankId: dialog.rerank_id || undefined,
         useKg: pc.use_kg === true,
+        tocEnhance: pc.toc_enhance === true,
         signal,
       });
     }

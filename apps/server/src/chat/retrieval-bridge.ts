@@ -42,6 +42,7 @@ export async function retrieveForChat(ctx: AppContext, p: ChatRetrieveParams): P
       top_k: p.topK,
       rerank_id: p.rerankId,
       use_kg: p.useKg ?? false,
+      toc_enhance: p.tocEnhance ?? false,
     },
     'chat',
   );

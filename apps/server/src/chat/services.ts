@@ -19,6 +19,8 @@ export interface RetrieveParams {
   rerankId?: string;
   /** Put the knowledge-graph chunk first (dialog `prompt_config.use_kg`, API.md §19.10). */
   useKg?: boolean;
+  /** Add the chunks of relevant table-of-contents entries (dialog `prompt_config.toc_enhance`). */
+  tocEnhance?: boolean;
   signal?: AbortSignal;
   /** The span of a traced request this retrieval reports its model calls under. */
   trace?: Observation;

@@ -56,6 +56,11 @@ export interface ChunkFilter {
    * searches, whose callers keep the kinds they want). Implies `includeGraph`.
    */
   graphKinds?: string[];
+  /**
+   * Listings leave out child chunks (`mom_id` set, `children_delimiter`): people see and edit the
+   * parents. True lists them too (index copies, maintenance). Searches always see children only.
+   */
+  withChildren?: boolean;
 }
 
 /**

@@ -11,7 +11,7 @@ export async function renameDocChunks(
   const pageSize = 500;
   for (let offset = 0; ; offset += pageSize) {
     const { chunks } = await index.list(
-      { kbIds: [kbId], docIds: [docId], includeGraph: true },
+      { kbIds: [kbId], docIds: [docId], includeGraph: true, withChildren: true },
       'position',
       offset,
       pageSize,

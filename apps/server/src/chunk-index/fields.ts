@@ -31,9 +31,33 @@ export type FieldSource = Pick<
   'docnm_kwd' | 'content_with_weight' | 'important_kwd' | 'question_kwd'
 > & {
   search_text?: string;
+  extra?: Record<string, unknown>;
+};
+
+/**
+ * `extra` key of a parent chunk (`children_delimiter`, API.md §19.1): the ids of its child chunks.
+ * A parent is what chunk lists show and retrieval returns, but its children are what is matched, so
+ * a parent has no searchable tokens (and no vector): it can never be a search candidate itself.
+ */
+export const CHILD_IDS_FIELD = 'child_ids';
+
+export function childIdsOf(r: { extra?: Record<string, unknown> }): string[] | null {
+  const ids = r.extra?.[CHILD_IDS_FIELD];
+  return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : null;
+}
+
+const NO_TOKENS: TokenFields = {
+  title_tks: [],
+  title_sm_tks: [],
+  important_kwd: [],
+  important_tks: [],
+  question_tks: [],
+  content_ltks: [],
+  content_sm_ltks: [],
 };
 
 export function tokenFields(r: FieldSource): TokenFields {
+  if (childIdsOf(r)) return { ...NO_TOKENS };
   const title = tokenize(titleOf(r.docnm_kwd ?? ''));
   const content = tokenize(r.search_text || r.content_with_weight || '');
   const important = r.important_kwd ?? [];

@@ -17,7 +17,7 @@ import type {
   SearchResult,
   TermStats,
 } from './chunk-index.js';
-import type { FieldSource } from './fields.js';
+import { childIdsOf, type FieldSource } from './fields.js';
 import { rowToRecord, type ChunkRow } from './sqlite-schema.js';
 import type { StoredTextThread } from './pg-text-pool.js';
 import { storedTextOf, type StoredText } from './pg-text.js';
@@ -76,6 +76,8 @@ function fieldSource(r: ChunkRecord): FieldSource {
     search_text: r.search_text,
     important_kwd: r.important_kwd,
     question_kwd: r.question_kwd,
+    // A parent chunk is not searchable (fields.ts): its marker must reach the tokenizer thread.
+    ...(childIdsOf(r) ? { extra: r.extra } : {}),
   };
 }
 
@@ -323,6 +325,7 @@ export class PgChunkIndex implements ChunkIndex {
     if (filter.graphKinds)
       where.push(`knowledge_graph_kwd = ANY($${params.push(filter.graphKinds)}::text[])`);
     else if (!filter.includeGraph) where.push('knowledge_graph_kwd IS NULL');
+    if (!filter.withChildren) where.push('mom_id IS NULL');
     const w = where.join(' AND ');
     const total = await this.pool.query<{ n: number }>(
       `SELECT COUNT(*) AS n FROM lectern_chunk WHERE ${w}`,

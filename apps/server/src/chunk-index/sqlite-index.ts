@@ -19,7 +19,7 @@ import type {
   SearchResult,
   TermStats,
 } from './chunk-index.js';
-import { tokenFields, type FieldSource } from './fields.js';
+import { childIdsOf, tokenFields, type FieldSource } from './fields.js';
 import {
   blobVector,
   filterWhere,
@@ -78,6 +78,8 @@ function fieldSource(r: ChunkRecord): FieldSource {
     search_text: r.search_text,
     important_kwd: r.important_kwd,
     question_kwd: r.question_kwd,
+    // A parent chunk is not searchable (fields.ts): its marker must reach the tokenizer thread.
+    ...(childIdsOf(r) ? { extra: r.extra } : {}),
   };
 }
 

@@ -299,5 +299,6 @@ export function filterWhere(f: ChunkFilter): { sql: string; params: unknown[] } 
     clauses.push('knowledge_graph_kwd IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(f.graphKinds));
   } else if (!f.includeGraph) clauses.push('knowledge_graph_kwd IS NULL');
+  if (!f.withChildren) clauses.push('mom_id IS NULL');
   return { sql: clauses.join(' AND '), params };
 }

@@ -103,7 +103,7 @@ async function copyChunks(
   for (const kbId of kbIds) {
     await target.deleteByKb(kbId);
     for (let offset = 0; ; offset += BATCH) {
-      const page = await source.list({ kbIds: [kbId] }, 'newest', offset, BATCH);
+      const page = await source.list({ kbIds: [kbId], withChildren: true }, 'newest', offset, BATCH);
       if (page.chunks.length === 0) break;
       const whole = await source.getMany(page.chunks.map((c) => c.id));
       await target.upsert(whole);

@@ -10,6 +10,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { chunkDocument } from './chunkers/index.js';
+import { tableFieldMap } from './chunkers/table.js';
 import { parseDocument } from './parsers/index.js';
 import { openPdf, pdfOpenCount } from './parsers/pdf/open.js';
 import { OpenPdfCache } from './parsers/pdf/open-cache.js';
@@ -34,6 +35,8 @@ export interface ParseChunkResult {
   tokens: number[];
   notes: string[];
   pageCount?: number;
+  /** `{ "<column>_<type>": "<header>" }` of a table-method document. */
+  fieldMap?: Record<string, string>;
 }
 
 export interface ProbeResult {
@@ -83,13 +86,12 @@ async function parseChunk(id: number, job: ParseChunkJob): Promise<ParseChunkRes
     pdfOpener: openPdfs.opener(job.docKey),
   });
   progress(1, 'Finish parsing.');
-  const chunks = chunkDocument(job.parserId, doc, {
-    docName: job.fileName,
-    language: job.language,
-    config: job.config,
-  });
+  const chunkCtx = { docName: job.fileName, language: job.language, config: job.config };
+  const chunks = chunkDocument(job.parserId, doc, chunkCtx);
   const tokens = chunks.map((c) => countTokens(c.content_with_weight));
-  return { chunks, tokens, notes: doc.notes ?? [], pageCount: doc.pageCount };
+  // Table method: the columns' detected types, stored on the KB as its field map (API.md §19.7).
+  const fieldMap = job.parserId === 'table' ? tableFieldMap(doc, chunkCtx) : undefined;
+  return { chunks, tokens, notes: doc.notes ?? [], pageCount: doc.pageCount, fieldMap };
 }
 
 function countDataRows(text: string): number {

@@ -12,6 +12,9 @@ import { parseJson } from '../db/json.js';
 import { documentBlobKey } from '../storage/blob-refs.js';
 import type { DocumentTable, KnowledgebaseTable } from '../db/tables/knowledge.js';
 import { embedChunks } from './stages/embed.js';
+import { storeFieldMap } from './stages/field-map.js';
+import { extractToc, tocRecord } from './stages/toc.js';
+import { childDelimiterOf, embeddingInputs, familyRecords, planChildren } from './stages/children.js';
 import { enrichChunks } from './stages/enrich.js';
 import { describePictures } from './stages/picture.js';
 import { tagChunks } from './stages/tagging.js';
@@ -165,6 +168,7 @@ export async function runParseTask(
     await progress.report(0.8, 'Finish parsing.');
   }
   for (const note of result.notes) await progress.report(null, note);
+  await storeFieldMap(ctx, kb.id, result.fieldMap, progress);
   let drafts = result.chunks;
   if (doc.parser_id === 'picture' && doc.type === 'visual' && !VIDEO_EXTENSIONS.includes(doc.suffix)) {
     drafts = await describePictures(ctx, kb.tenant_id, { bytes, ext: doc.suffix }, drafts, progress, signal);
@@ -176,12 +180,13 @@ export async function runParseTask(
   await enrichChunks(ctx, kb.tenant_id, llmId, drafts, config, progress, signal);
   await tagChunks(ctx, kb, drafts, progress);
   const weight = typeof config.filename_embd_weight === 'number' ? config.filename_embd_weight : 0.1;
+  const children = planChildren(drafts, childDelimiterOf(config));
   const vectors = await embedChunks(
     ctx,
     kb.tenant_id,
     kb.embd_id,
     doc.name,
-    drafts,
+    embeddingInputs(drafts, children),
     weight,
     progress,
     signal,
@@ -191,17 +196,27 @@ export async function runParseTask(
   const now = Date.now();
   const records = new Map<string, ChunkRecord>();
   let tokenSum = 0;
+  let counted = 0;
+  let v = 0;
   drafts.forEach((d, i) => {
     const id = chunkId(d.content_with_weight, doc.id);
-    if (records.has(id)) return;
+    if (records.has(id)) {
+      v += Math.max(1, children[i].length);
+      return;
+    }
     const image = asBuffer(d.image);
     const tokens = result.tokens[i] ?? 0;
     tokenSum += tokens;
-    records.set(
-      id,
-      toRecord(d, id, tokens, doc, kb, vectors[i] ?? null, image ? `${doc.id}-${id}` : '', now),
-    );
+    counted++;
+    const base = toRecord(d, id, tokens, doc, kb, null, image ? `${doc.id}-${id}` : '', now);
+    for (const r of familyRecords(base, children[i], () => vectors[v++] ?? null)) records.set(r.id, r);
   });
+  if (config.toc_extraction === true) {
+    const draftIds = drafts.map((d) => chunkId(d.content_with_weight, doc.id));
+    const toc = await extractToc(ctx, kb.tenant_id, llmId, drafts, draftIds, progress, signal);
+    const id = chunkId('\u0000toc', doc.id);
+    if (toc) records.set(id, tocRecord(toRecord(drafts[0], id, 0, doc, kb, null, '', now), id, toc, now));
+  }
   const chunkIds = [...records.keys()];
   const written = await ctx.db.kysely
     .updateTable('task')
@@ -228,7 +243,7 @@ export async function runParseTask(
     }
   }
   const indexSeconds = ((Date.now() - indexStarted) / 1000).toFixed(2);
-  await finishTask(ctx, progress, owner, doc, kb, chunkIds, tokenSum, [
+  await finishTask(ctx, progress, owner, doc, kb, chunkIds, counted, tokenSum, [
     `Indexing done (${indexSeconds}s).`,
     `Task done (${progress.elapsed().toFixed(2)}s)`,
   ]);
@@ -246,6 +261,8 @@ async function finishTask(
   doc: DocumentTable,
   kb: KnowledgebaseTable,
   chunkIds: string[],
+  /** Chunks the counters count: child chunks are not counted (their parents are). */
+  counted: number,
   tokens: number,
   lines: string[],
 ): Promise<void> {
@@ -270,7 +287,7 @@ async function finishTask(
     await trx
       .updateTable('document')
       .set((eb) => ({
-        chunk_num: eb('chunk_num', '+', chunkIds.length),
+        chunk_num: eb('chunk_num', '+', counted),
         token_num: eb('token_num', '+', tokens),
       }))
       .where('id', '=', doc.id)
@@ -278,7 +295,7 @@ async function finishTask(
     await trx
       .updateTable('knowledgebase')
       .set((eb) => ({
-        chunk_num: eb('chunk_num', '+', chunkIds.length),
+        chunk_num: eb('chunk_num', '+', counted),
         token_num: eb('token_num', '+', tokens),
       }))
       .where('id', '=', kb.id)

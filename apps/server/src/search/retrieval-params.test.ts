@@ -37,6 +37,7 @@ describe('retrieval defaults per caller (API.md §19.12)', () => {
         keyword: false,
         crossLanguages: [],
         useKg: false,
+        tocEnhance: false,
         highlight,
       });
     }
@@ -57,6 +58,7 @@ describe('retrieval defaults per caller (API.md §19.12)', () => {
         keyword: true,
         cross_languages: ['French'],
         use_kg: null,
+        toc_enhance: true,
         highlight: true,
       },
       'chat',
@@ -71,6 +73,7 @@ describe('retrieval defaults per caller (API.md §19.12)', () => {
       keyword: true,
       crossLanguages: ['French'],
       useKg: false,
+      tocEnhance: true,
       highlight: true,
     });
     expect(p.similarityThreshold).toBe(0.4);

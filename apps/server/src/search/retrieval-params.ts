@@ -160,6 +160,8 @@ export interface RawRetrievalParams {
   cross_languages?: unknown;
   /** Prepend the knowledge-graph chunk (§19.10; used once the graph module exists). */
   use_kg?: unknown;
+  /** Add the chunks of the documents' table-of-contents entries the model finds relevant (toc-enhance.ts). */
+  toc_enhance?: unknown;
   /** Add `<em>` highlights to each hit. */
   highlight?: unknown;
 }
@@ -178,6 +180,7 @@ export interface RetrievalSettings {
   keyword: boolean;
   crossLanguages: string[];
   useKg: boolean;
+  tocEnhance: boolean;
   highlight: boolean;
 }
 
@@ -248,6 +251,7 @@ export function parseRetrievalParams(raw: RawRetrievalParams, caller: RetrievalC
     keyword: flag('keyword', raw.keyword, false),
     crossLanguages: stringList('cross_languages', raw.cross_languages),
     useKg: flag('use_kg', raw.use_kg, false),
+    tocEnhance: flag('toc_enhance', raw.toc_enhance, false),
     highlight: flag('highlight', raw.highlight, row.highlight),
   };
 }

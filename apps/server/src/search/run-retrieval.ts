@@ -16,6 +16,7 @@ import { questionLabels } from './labels.js';
 import { embedQuestion, rerankerFor } from './models.js';
 import { RETRIEVAL_DEFAULTS, type RetrievalCaller } from './retrieval-defaults.js';
 import type { RetrievalSettings } from './retrieval-params.js';
+import { tocEnhance } from './toc-enhance.js';
 import { retrieve, type RetrievalHit, type RetrievalResult } from './retrieval.js';
 
 /** What a retrieval reads of a knowledge base. */
@@ -61,7 +62,7 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
     : null;
   const labels = row.tagLabels ? await questionLabels(index, req.kbs, question) : null;
   const s = req.settings;
-  const result = await retrieve(index, {
+  let result = await retrieve(index, {
     question,
     kbIds: req.kbs.map((kb) => kb.id),
     docIds: s.docIds,
@@ -75,6 +76,9 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
     tagWeights: labels,
     highlight: s.highlight,
   });
+  if (s.tocEnhance && s.page === 1 && result.chunks.length > 0) {
+    result = await tocEnhance(ctx, { kbs: req.kbs, question, size: s.size, signal: req.signal }, result);
+  }
   if (s.useKg && s.page === 1) {
     // use_kg (API.md §19.10): the knowledge-graph chunk goes first.
     const kg = await kgRetrieval(ctx, { kbs: req.kbs, question, queryVector, signal: req.signal });

@@ -313,6 +313,7 @@ export const publicApiContract = {
       highlight: z.boolean().optional(),
       cross_languages: z.array(z.string()).optional(),
       use_kg: z.boolean().optional(),
+      toc_enhance: z.boolean().optional(),
     }),
     data: z.strictObject({
       total: z.number(),

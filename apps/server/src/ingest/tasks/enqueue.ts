@@ -114,6 +114,20 @@ async function probe(ctx: AppContext, doc: DocumentTable) {
   }
 }
 
+/**
+ * Chunks the counters count among a reused task's ids: with child chunks or a table of contents the
+ * ids also name records people do not see as chunks (children, the TOC record), read to tell them apart.
+ */
+async function countedChunks(
+  ctx: AppContext,
+  config: Record<string, unknown>,
+  kept: Set<string>,
+): Promise<number> {
+  if (kept.size === 0 || (!config.children_delimiter && config.toc_extraction !== true)) return kept.size;
+  const records = await ctx.chunkIndex.getMany([...kept]);
+  return records.filter((r) => !r.mom_id && !r.knowledge_graph_kwd).length;
+}
+
 export interface QueueOptions {
   /** Clear the document's chunks and tasks first (no reuse). */
   clear: boolean;
@@ -196,7 +210,7 @@ export async function queueDocument(
   }
 
   const allDone = rows.every((r) => r.progress >= 1);
-  const chunkNum = kept.size;
+  const chunkNum = await countedChunks(ctx, config, kept);
   const tokenNum = keptTokens;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx.deleteFrom('task').where('doc_id', '=', doc.id).where('kind', '=', 'parse').execute();

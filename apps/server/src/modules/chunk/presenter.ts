@@ -2,6 +2,7 @@
  * How chunks leave the server (API.md §7): the list row, the stored chunk of `get`, and the result
  * chunk of retrieval_test. Vectors and token fields never leave.
  */
+import { CHILD_IDS_FIELD } from '../../chunk-index/fields.js';
 import type { ChunkRecord } from '../../chunk-index/chunk-index.js';
 import type { RetrievalHit } from '../../search/retrieval.js';
 import { sqlDateTime } from '../../util/time.js';
@@ -49,7 +50,7 @@ export function presentStoredChunk(c: ChunkRecord) {
     pagerank_fea: c.pagerank_fea,
   };
   for (const [k, v] of Object.entries(c.extra ?? {})) {
-    if (!(k in out) && !/(_vec|_tks|_ltks)$|_sm_/.test(k)) out[k] = v;
+    if (!(k in out) && k !== CHILD_IDS_FIELD && !/(_vec|_tks|_ltks)$|_sm_/.test(k)) out[k] = v;
   }
   for (const k of Object.keys(out)) if (out[k] === undefined || out[k] === null) delete out[k];
   return out;

@@ -25,6 +25,9 @@ import { hasHan } from '../../chunk-index/tokenizer.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
 import { embedChunk } from './embed.js';
 import { presentListedChunk } from './presenter.js';
+import { parentsOfHits, resplitChildren, withChildIds } from './family.js';
+import { childIdsOf } from '../../chunk-index/fields.js';
+import { childDelimiterOf } from '../../ingest/stages/children.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -93,12 +96,14 @@ export async function listChunks(ctx: AppContext, user: UserTable, input: ListIn
     offset,
     limit: input.size,
   });
+  const shown = await parentsOfHits(
+    index,
+    found.hits.map((h) => h.chunk),
+  );
   return {
     doc,
     total: found.matched,
-    chunks: found.hits.map((h) =>
-      presentListedChunk(h.chunk, highlight(h.chunk.content_with_weight, plan.keywords)),
-    ),
+    chunks: shown.map((c) => presentListedChunk(c, highlight(c.content_with_weight, plan.keywords))),
   };
 }
 
@@ -239,6 +244,10 @@ export async function setChunk(ctx: AppContext, user: UserTable, input: SetInput
     patch.img_id = key.replace('/', '-');
   }
   if (!(await index.update(current.id, patch))) throw errors.data('Chunk not found!');
+  const edited = await index.get(current.id);
+  if (edited && (childIdsOf(current) || childDelimiterOf(parseJson(doc.parser_config, {})))) {
+    await index.upsert(await resplitChildren(ctx, kb, doc, edited, filenameWeight(doc)));
+  }
   const tokenDelta = tokens - (current.token_num ?? 0);
   await ctx.db.kysely.transaction().execute((trx) => bumpCounters(trx, doc.id, kb.id, 0, tokenDelta));
 }
@@ -255,7 +264,8 @@ export async function switchChunks(
   const index = ctx.chunkIndex;
   let matched = 0;
   try {
-    matched = await index.setAvailableByIds(ids, available, doc.id);
+    const family = withChildIds(await index.getMany([...new Set(ids)]));
+    matched = await index.setAvailableByIds(family.length > 0 ? family : ids, available, doc.id);
   } catch {
     throw errors.data('Index updating failure');
   }
@@ -275,6 +285,10 @@ export async function removeChunks(
   if (mine.length === 0) throw errors.data('Index updating failure');
   let deleted: number;
   try {
+    await index.deleteByIds(
+      kb.id,
+      withChildIds(mine).filter((id) => !mine.some((c) => c.id === id)),
+    );
     deleted = await index.deleteByIds(
       kb.id,
       mine.map((c) => c.id),

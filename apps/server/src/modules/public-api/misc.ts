@@ -43,6 +43,7 @@ export async function miscRoutes(app: FastifyInstance, ctx: ServerContext): Prom
           keyword: body.keyword,
           cross_languages: body.cross_languages,
           use_kg: body.use_kg,
+          toc_enhance: body.toc_enhance,
           highlight: body.highlight,
         },
         'public_retrieval',

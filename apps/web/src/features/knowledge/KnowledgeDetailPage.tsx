@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Avatar, Breadcrumb, Result, Space, Spin, Tabs, Typography } from 'antd';
 import {
   ApartmentOutlined,
+  BranchesOutlined,
   DatabaseOutlined,
   ExperimentOutlined,
   FileTextOutlined,
@@ -18,8 +19,9 @@ import { RetrievalTestingTab } from '../retrieval';
 const DatasetTab = lazy(() => import('./dataset/DatasetTab'));
 const ConfigurationTab = lazy(() => import('./config/ConfigurationTab'));
 const GraphTab = lazy(() => import('./graph/GraphTab'));
+const MindMapTab = lazy(() => import('./mindmap/MindMapTab'));
 
-export const KB_TABS = ['dataset', 'testing', 'files', 'configuration', 'graph'] as const;
+export const KB_TABS = ['dataset', 'testing', 'files', 'configuration', 'graph', 'mindmap'] as const;
 export type KbTab = (typeof KB_TABS)[number];
 
 const TAB_ICONS: Record<KbTab, React.ReactNode> = {
@@ -28,6 +30,7 @@ const TAB_ICONS: Record<KbTab, React.ReactNode> = {
   files: <FolderOpenOutlined />,
   configuration: <SettingOutlined />,
   graph: <ApartmentOutlined />,
+  mindmap: <BranchesOutlined />,
 };
 
 function tabOf(splat: string | undefined): KbTab {
@@ -41,7 +44,7 @@ const loading = (
   </div>
 );
 
-/** One knowledge base: the tabs dataset, retrieval testing, files, configuration and knowledge graph. */
+/** One knowledge base: the tabs dataset, retrieval testing, files, configuration, knowledge graph and mind map. */
 export default function KnowledgeDetailPage() {
   const { t } = useTranslation();
   const params = useParams();
@@ -70,6 +73,7 @@ export default function KnowledgeDetailPage() {
     files: <KbFilesTab kbId={kb.id} />,
     configuration: <ConfigurationTab kb={kb} />,
     graph: <GraphTab kbId={kb.id} />,
+    mindmap: <MindMapTab kbId={kb.id} />,
   };
 
   return (

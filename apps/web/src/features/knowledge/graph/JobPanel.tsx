@@ -44,7 +44,7 @@ function JobLog({ log }: { log: string }) {
 }
 
 /** One KB job: start, live progress and log (trace polled while it runs), cancel. */
-function JobRow({ kbId, kind, onDone }: { kbId: string; kind: KbJobKind; onDone?: () => void }) {
+export function JobRow({ kbId, kind, onDone }: { kbId: string; kind: KbJobKind; onDone?: () => void }) {
   const { t } = useTranslation();
   const trace = useKbJobTrace(kbId, kind, tracePollMs);
   const run = useRunKbJob(kbId, kind);

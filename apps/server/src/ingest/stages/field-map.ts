@@ -1,0 +1,36 @@
+/**
+ * The KB field map of the Table method (API.md §19.7): each parsed table's columns with their
+ * detected types (chunkers/table.ts `inferColumns`: text, int, float, datetime, bool, keyword) as
+ * `{ "<column>_<type suffix>": "<header>" }`, deep-merged into the KB's `parser_config.field_map`
+ * (documents of one KB add their columns; a re-parsed column keeps its key). The row chunks carry
+ * the typed values under the same keys.
+ */
+import type { AppContext } from '../../context.js';
+import { parseJson, toJson } from '../../db/json.js';
+import type { TaskProgress } from '../../queue/progress.js';
+
+export async function storeFieldMap(
+  ctx: AppContext,
+  kbId: string,
+  fieldMap: Record<string, string> | undefined,
+  progress: TaskProgress,
+): Promise<void> {
+  if (!fieldMap || Object.keys(fieldMap).length === 0) return;
+  await ctx.db.kysely.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('knowledgebase')
+      .select('parser_config')
+      .where('id', '=', kbId)
+      .executeTakeFirst();
+    if (!row) return;
+    const config = parseJson<Record<string, unknown>>(row.parser_config, {});
+    const old = config.field_map && typeof config.field_map === 'object' ? config.field_map : {};
+    config.field_map = { ...old, ...fieldMap };
+    await trx
+      .updateTable('knowledgebase')
+      .set({ parser_config: toJson(config) })
+      .where('id', '=', kbId)
+      .execute();
+  });
+  await progress.report(null, `Field map: ${Object.keys(fieldMap).length} typed columns.`);
+}
