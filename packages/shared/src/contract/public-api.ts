@@ -313,6 +313,8 @@ export const publicApiContract = {
       highlight: z.boolean().optional(),
       cross_languages: z.array(z.string()).optional(),
       use_kg: z.boolean().optional(),
+      /** `{logic, conditions:[{name, comparison_operator, value}]}` (API.md §6, §17; MetadataCondition). */
+      metadata_condition: jsonObject.nullable().optional(),
     }),
     data: z.strictObject({
       total: z.number(),
