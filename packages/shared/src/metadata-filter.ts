@@ -1,8 +1,9 @@
 /**
  * The metadata filter of dialogs, search apps, retrieval testing and the agent Retrieval component
- * (`meta_data_filter`, AGENTS.md Retrieval), as both sides see them (the public `metadata_condition`
- * of API.md §6, §17 is `MetadataCondition` in contract/document.ts). The server resolves either into the documents whose metadata match
- * (apps/server/src/search/metadata-filter.ts); the web builds `meta_data_filter` with these names.
+ * (`meta_data_filter`, AGENTS.md Retrieval), as both sides see them. The public `metadata_condition`
+ * of API.md §6, §17 is `MetadataCondition` in contract/document.ts. The server resolves either into
+ * the documents whose metadata match (apps/server/src/search/metadata-filter.ts); the web builds
+ * `meta_data_filter` with these names (features/metadata).
  */
 
 /** Comparison operators, in the order the UI offers them. `empty`/`not empty` take no value. */
@@ -34,16 +35,16 @@ export const META_FILTER_METHODS = ['disabled', 'manual', 'auto', 'semi_auto'] a
 export type MetaFilterMethod = (typeof META_FILTER_METHODS)[number];
 
 /** One manual condition: `{key, op, value}`. */
-export interface ManualMetaCondition {
+export type ManualMetaCondition = {
   key: string;
   op: MetaOperator;
   value: string | number;
-}
+};
 
 /** `meta_data_filter` as stored on a dialog / search app and sent to retrieval testing. */
-export interface MetaDataFilter {
+export type MetaDataFilter = {
   method?: MetaFilterMethod;
   manual?: ManualMetaCondition[];
   logic?: MetaLogic;
   semi_auto?: string[];
-}
+};

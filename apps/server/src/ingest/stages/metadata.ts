@@ -207,7 +207,7 @@ export async function extractMetadata(
       .where('id', '=', doc.id)
       .execute();
   });
-  const keys = Object.keys(extracted);
+  const keys = Object.keys(extracted).sort();
   const seconds = ((Date.now() - started) / 1000).toFixed(2);
   await progress.report(
     null,
