@@ -8,6 +8,7 @@ import {
   rowProblems,
   valueSuggestions,
   type FilterDraft,
+  type MetaSummary,
 } from './filter-state';
 
 describe('stored filter ⇄ draft', () => {
@@ -101,12 +102,15 @@ describe('problems', () => {
 });
 
 describe('suggestions from the knowledge bases’ metadata summaries', () => {
-  const summaries = [
+  const summaries: MetaSummary[] = [
     {
-      author: [['Alice', 3] as [string, number], ['Bob', 1] as [string, number]],
-      year: [['2024', 1] as [string, number]],
+      author: [
+        ['Alice', 3],
+        ['Bob', 1],
+      ],
+      year: [['2024', 1]],
     },
-    { author: [['Bob', 4] as [string, number]], topic: [['solar', 2] as [string, number]] },
+    { author: [['Bob', 4]], topic: [['solar', 2]] },
   ];
   it('keys by how many documents carry them; values by frequency across KBs', () => {
     expect(keySuggestions(summaries)).toEqual(['author', 'topic', 'year']);
