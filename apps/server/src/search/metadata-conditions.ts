@@ -76,49 +76,81 @@ function asNumber(v: unknown): number | null {
   return null;
 }
 
-/** One scalar against the expected value; `null` when the operator does not apply (never matches). */
-function scalarHolds(item: unknown, op: MetaOperator, expected: unknown): boolean {
+/** The expected value of a condition, prepared once: lower-cased text and number (if numeric). */
+interface Expected {
+  text: string;
+  num: number | null;
+}
+
+const expectedOf = (value: unknown): Expected => ({
+  text: String(value ?? '').toLowerCase(),
+  num: asNumber(value),
+});
+
+/** One scalar against the expected value. */
+function scalarHolds(item: unknown, op: MetaOperator, exp: Expected): boolean {
   const text = String(item).toLowerCase();
-  const exp = String(expected ?? '').toLowerCase();
   const a = asNumber(item);
-  const b = asNumber(expected);
+  const b = exp.num;
   const numeric = a !== null && b !== null;
   switch (op) {
     case 'contains':
-      return text.includes(exp);
+      return text.includes(exp.text);
     case 'start with':
-      return text.startsWith(exp);
+      return text.startsWith(exp.text);
     case 'end with':
-      return text.endsWith(exp);
+      return text.endsWith(exp.text);
     case 'is':
     case '=':
-      return numeric ? a === b : text === exp;
+      return numeric ? a === b : text === exp.text;
     case '>':
-      return numeric ? a > b : text > exp;
+      return numeric ? a > b : text > exp.text;
     case '<':
-      return numeric ? a < b : text < exp;
+      return numeric ? a < b : text < exp.text;
     case '≥':
-      return numeric ? a >= b : text >= exp;
+      return numeric ? a >= b : text >= exp.text;
     case '≤':
-      return numeric ? a <= b : text <= exp;
+      return numeric ? a <= b : text <= exp.text;
     default:
       return false;
   }
 }
 
-/** One comparison of a document's metadata value (scalar or list) with the condition's value. */
-export function matchCondition(actual: unknown, op: MetaOperator, expected: unknown): boolean {
+/** Negative operators and the positive one they negate. */
+const NEGATED: Partial<Record<MetaOperator, MetaOperator>> = {
+  'is not': 'is',
+  '≠': '=',
+  'not contains': 'contains',
+};
+
+function holds(actual: unknown, op: MetaOperator, exp: Expected): boolean {
   if (op === 'empty') return !present(actual);
   if (op === 'not empty') return present(actual);
-  const items = (Array.isArray(actual) ? actual : [actual]).filter((v) => v !== null && v !== undefined);
-  const negated: Partial<Record<MetaOperator, MetaOperator>> = {
-    'is not': 'is',
-    '≠': '=',
-    'not contains': 'contains',
+  const items = Array.isArray(actual) ? actual : [actual];
+  const positive = NEGATED[op];
+  const test = (v: unknown) => v !== null && v !== undefined && scalarHolds(v, positive ?? op, exp);
+  return positive ? !items.some(test) : items.some(test);
+}
+
+/** One comparison of a document's metadata value (scalar or list) with the condition's value. */
+export function matchCondition(actual: unknown, op: MetaOperator, expected: unknown): boolean {
+  return holds(actual, op, expectedOf(expected));
+}
+
+/**
+ * A test of documents' metadata against the conditions, expectations prepared once (for filtering
+ * many documents); no condition → every document passes.
+ */
+export function metaPredicate(
+  conditions: readonly MetaCondition[],
+  logic: MetaLogic = 'and',
+): (meta: Record<string, unknown>) => boolean {
+  const prepared = conditions.map((c) => ({ key: c.key, op: c.op, exp: expectedOf(c.value) }));
+  if (prepared.length === 0) return () => true;
+  return (meta) => {
+    const test = (c: (typeof prepared)[number]) => holds(meta[c.key], c.op, c.exp);
+    return logic === 'or' ? prepared.some(test) : prepared.every(test);
   };
-  const positive = negated[op];
-  if (positive) return !items.some((v) => scalarHolds(v, positive, expected));
-  return items.some((v) => scalarHolds(v, op, expected));
 }
 
 /** Whether a document's metadata satisfies the conditions (no condition → true). */
@@ -127,9 +159,7 @@ export function metaHolds(
   conditions: readonly MetaCondition[],
   logic: MetaLogic = 'and',
 ): boolean {
-  if (conditions.length === 0) return true;
-  const test = (c: MetaCondition) => matchCondition(meta[c.key], c.op, c.value);
-  return logic === 'or' ? conditions.some(test) : conditions.every(test);
+  return metaPredicate(conditions, logic)(meta);
 }
 
 function logicOf(raw: unknown): MetaLogic {

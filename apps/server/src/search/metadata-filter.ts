@@ -16,7 +16,7 @@ import { parseJson } from '../db/json.js';
 import type { ChatModel } from '../models/ports.js';
 import {
   autoFilterPrompt,
-  metaHolds,
+  metaPredicate,
   parseAutoConditions,
   summarizeMetadata,
   type MetaCondition,
@@ -116,8 +116,7 @@ export async function resolveMetaFilters(
     if (set) outcome.applied.push(set);
   }
   if (outcome.applied.length === 0) return outcome;
-  outcome.docIds = docs
-    .filter((d) => outcome.applied.every((s) => metaHolds(d.meta, s.conditions, s.logic)))
-    .map((d) => d.id);
+  const tests = outcome.applied.map((s) => metaPredicate(s.conditions, s.logic));
+  outcome.docIds = docs.filter((d) => tests.every((test) => test(d.meta))).map((d) => d.id);
   return outcome;
 }
