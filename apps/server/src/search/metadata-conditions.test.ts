@@ -87,6 +87,11 @@ describe('metaHolds: and / or', () => {
   const meta = { author: 'Alice', year: 2024, tags: ['ai', 'search'] };
   const byAlice = { key: 'author', op: 'is' as const, value: 'alice' };
   const old = { key: 'year', op: '<' as const, value: 2000 };
+  it('an unknown operator sent by a person matches no document (the filter never widens)', () => {
+    expect(metaHolds(meta, [{ key: 'author', op: 'unknown', value: 'alice' }])).toBe(false);
+    expect(metaHolds(meta, [byAlice, { key: 'author', op: 'unknown', value: 'x' }], 'or')).toBe(true);
+  });
+
   it('and needs every condition, or any; no condition holds', () => {
     expect(metaHolds(meta, [byAlice, old], 'and')).toBe(false);
     expect(metaHolds(meta, [byAlice, old], 'or')).toBe(true);
@@ -115,9 +120,21 @@ describe('filters as they arrive', () => {
       normalizeMetaDataFilter({
         method: 'manual',
         logic: 'OR',
-        manual: [{ key: 'author', op: '!=', value: 'bob' }, { key: 'x', op: 'like', value: 1 }, 'junk'],
+        manual: [
+          { key: 'author', op: '!=', value: 'bob' },
+          { key: 'x', op: 'like', value: 1 },
+          { key: 'y' },
+          'junk',
+        ],
       }),
-    ).toEqual({ method: 'manual', logic: 'or', conditions: [{ key: 'author', op: '≠', value: 'bob' }] });
+    ).toEqual({
+      method: 'manual',
+      logic: 'or',
+      conditions: [
+        { key: 'author', op: '≠', value: 'bob' },
+        { key: 'x', op: 'unknown', value: 1 },
+      ],
+    });
     expect(normalizeMetaDataFilter({ method: 'auto' })).toEqual({ method: 'auto', keys: null });
     expect(normalizeMetaDataFilter({ method: 'semi_auto', semi_auto: ['year', { key: 'author' }] })).toEqual({
       method: 'auto',

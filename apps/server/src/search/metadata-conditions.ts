@@ -18,10 +18,17 @@ import { META_OPERATORS, type MetaLogic, type MetaOperator } from '@lectern/shar
 
 export { META_OPERATORS, type MetaLogic, type MetaOperator };
 
+/**
+ * An operator a person sent that the language does not know: the condition matches no document (a
+ * filter narrows; it never silently widens to everything).
+ */
+export const UNKNOWN_OPERATOR = 'unknown';
+export type ConditionOperator = MetaOperator | typeof UNKNOWN_OPERATOR;
+
 /** One condition of a filter. */
 export interface MetaCondition {
   key: string;
-  op: MetaOperator;
+  op: ConditionOperator;
   value: unknown;
 }
 
@@ -88,7 +95,7 @@ const expectedOf = (value: unknown): Expected => ({
 });
 
 /** One scalar against the expected value. */
-function scalarHolds(item: unknown, op: MetaOperator, exp: Expected): boolean {
+function scalarHolds(item: unknown, op: ConditionOperator, exp: Expected): boolean {
   const text = String(item).toLowerCase();
   const a = asNumber(item);
   const b = exp.num;
@@ -117,13 +124,13 @@ function scalarHolds(item: unknown, op: MetaOperator, exp: Expected): boolean {
 }
 
 /** Negative operators and the positive one they negate. */
-const NEGATED: Partial<Record<MetaOperator, MetaOperator>> = {
+const NEGATED: Partial<Record<ConditionOperator, MetaOperator>> = {
   'is not': 'is',
   '≠': '=',
   'not contains': 'contains',
 };
 
-function holds(actual: unknown, op: MetaOperator, exp: Expected): boolean {
+function holds(actual: unknown, op: ConditionOperator, exp: Expected): boolean {
   if (op === 'empty') return !present(actual);
   if (op === 'not empty') return present(actual);
   const items = Array.isArray(actual) ? actual : [actual];
@@ -133,7 +140,7 @@ function holds(actual: unknown, op: MetaOperator, exp: Expected): boolean {
 }
 
 /** One comparison of a document's metadata value (scalar or list) with the condition's value. */
-export function matchCondition(actual: unknown, op: MetaOperator, expected: unknown): boolean {
+export function matchCondition(actual: unknown, op: ConditionOperator, expected: unknown): boolean {
   return holds(actual, op, expectedOf(expected));
 }
 
@@ -166,15 +173,22 @@ function logicOf(raw: unknown): MetaLogic {
   return typeof raw === 'string' && raw.toLowerCase() === 'or' ? 'or' : 'and';
 }
 
-/** Conditions from `{key|name, op|comparison_operator, value}` items; unusable ones are dropped. */
-export function conditionsOf(items: unknown): MetaCondition[] {
+/**
+ * Conditions from `{key|name, op|comparison_operator, value}` items. Items without a key or an
+ * operator are dropped; an operator spelled but unknown is kept as UNKNOWN_OPERATOR (matches nothing)
+ * when `unknownOps` is "keep" — what people send — and dropped for a model's answer ("drop").
+ */
+export function conditionsOf(items: unknown, unknownOps: 'keep' | 'drop' = 'keep'): MetaCondition[] {
   if (!Array.isArray(items)) return [];
   const out: MetaCondition[] = [];
   for (const item of items) {
     if (!isObj(item)) continue;
     const key = typeof item.key === 'string' ? item.key : item.name;
-    const op = operatorOf(item.op ?? item.comparison_operator);
-    if (typeof key !== 'string' || key.trim() === '' || !op) continue;
+    if (typeof key !== 'string' || key.trim() === '') continue;
+    const raw = item.op ?? item.comparison_operator;
+    const spelled = typeof raw === 'string' && raw.trim() !== '';
+    const op = operatorOf(raw) ?? (spelled && unknownOps === 'keep' ? UNKNOWN_OPERATOR : null);
+    if (!op) continue;
     out.push({ key: key.trim(), op, value: item.value ?? '' });
   }
   return out;
@@ -278,6 +292,6 @@ export function parseAutoConditions(
   const parsed = firstJsonObject(answer);
   if (!isObj(parsed)) return null;
   const allowed = new Set(keys);
-  const conditions = conditionsOf(parsed.conditions).filter((c) => allowed.has(c.key));
+  const conditions = conditionsOf(parsed.conditions, 'drop').filter((c) => allowed.has(c.key));
   return { logic: logicOf(parsed.logic), conditions };
 }

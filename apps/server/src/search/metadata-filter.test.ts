@@ -134,6 +134,9 @@ describe('manual meta_data_filter in retrieval testing', () => {
   it('no matching document → an empty result, not an unfiltered one', async () => {
     const r = await retrievalTest(manual([{ key: 'author', op: 'is', value: 'Carol' }]));
     expect(r).toMatchObject({ total: 0, chunks: [], doc_aggs: [] });
+    // An operator the language does not know narrows to nothing rather than being ignored.
+    const unknown = await retrievalTest(manual([{ key: 'author', op: 'resembles', value: 'Alice' }]));
+    expect(unknown.total).toBe(0);
   });
 
   it('the filter narrows the request’s own doc_ids further', async () => {
