@@ -93,6 +93,7 @@ if (wants('pg')) {
         'src/chat',
         'src/policy',
         'src/chunk-index/chunk-index.',
+        'src/search/metadata-filter.test',
         'src/storage',
         'src/http/rate-limit-store',
         'src/cli',

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { accessScopeOf, readableKbs } from '../policy/index.js';
 import { parseRetrievalParams } from '../search/retrieval-params.js';
 import { runRetrieval } from '../search/run-retrieval.js';
+import { normalizeMetaDataFilter } from '../search/metadata-conditions.js';
 import type { Observation } from '../tracing/types.js';
 
 export function agentRetrievalPort(ctx: AppContext, tenantId: string, trace?: Observation): RetrievalPort {
@@ -82,6 +83,8 @@ function retrieveWith(ctx: AppContext, tenantId: string) {
         rerankTenantId: tenantId,
         signal,
         trace,
+        metaFilters: [normalizeMetaDataFilter(req.metaDataFilter)],
+        metaModel: { tenantId },
       });
       return {
         chunks: result.chunks.map((h) => ({

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ChatOptions, TokenUsage } from '../models/ports.js';
+import { normalizeMetaDataFilter, type NormalizedMetaFilter } from '../search/metadata-conditions.js';
 import { countTokens } from '../ingest/tokens.js';
 import { citableSentences, hasCitation, insertCitations, normalizeCitations } from './citations.js';
 import * as tasks from './llm-tasks.js';
@@ -25,6 +26,8 @@ export interface AnswerOptions {
   quote?: boolean;
   /** Restrict retrieval to these documents (attachments). */
   docIds?: string[];
+  /** A request's metadata filter (`extra_body.metadata_condition`), applied with the assistant's. */
+  metaFilter?: NormalizedMetaFilter | null;
   /** Text of attached files, appended to the system prompt. */
   attachments?: string;
   signal?: AbortSignal;
@@ -161,6 +164,8 @@ async function* answerWith(
         rerankId: dialog.rerank_id || undefined,
         useKg: pc.use_kg === true,
         tocEnhance: pc.toc_enhance === true,
+        metaFilters: [normalizeMetaDataFilter(dialog.meta_data_filter), opts.metaFilter ?? null],
+        metaLlmId: dialog.llm_id,
         signal,
       });
     }

@@ -54,6 +54,8 @@ export async function retrieveForChat(ctx: AppContext, p: ChatRetrieveParams): P
     withVectors: true,
     signal: p.signal,
     trace: p.trace,
+    metaFilters: p.metaFilters,
+    metaModel: { tenantId: p.tenantId, llmId: p.metaLlmId },
   });
   const chunks: RefChunk[] = result.chunks.map((h) => ({
     chunk_id: h.chunk_id,

@@ -4,6 +4,7 @@
  * top_k 1024, 12 chunks) and a mind map built from the retrieved chunks.
  */
 import type { ChatModel } from '../models/ports.js';
+import { normalizeMetaDataFilter } from '../search/metadata-conditions.js';
 import { RETRIEVAL_DEFAULTS } from '../search/retrieval-defaults.js';
 import type { ChatServices } from './services.js';
 import type { DialogConfig, Knowledge } from './types.js';
@@ -28,6 +29,8 @@ export interface SearchSettings {
   llm_setting?: Record<string, unknown>;
   cross_languages?: string[];
   keyword?: boolean;
+  /** The app's `meta_data_filter` (manual or auto), applied in the index before ranking. */
+  meta_data_filter?: Record<string, unknown>;
 }
 
 /** A search-app "assistant" over `kbIds`: the app's settings, else the §19.12 search-app defaults. */
@@ -54,7 +57,7 @@ export function askDialog(tenantId: string, kbIds: string[], settings: SearchSet
     similarity_threshold: settings.similarity_threshold ?? defaults.similarityThreshold,
     vector_similarity_weight: settings.vector_similarity_weight ?? defaults.vectorSimilarityWeight,
     rerank_id: settings.rerank_id ?? '',
-    meta_data_filter: {},
+    meta_data_filter: settings.meta_data_filter ?? {},
   };
 }
 
@@ -141,6 +144,8 @@ export async function mindMapFor(
     vectorSimilarityWeight: dialog.vector_similarity_weight,
     rerankId: dialog.rerank_id || undefined,
     useKg: dialog.prompt_config.use_kg === true,
+    metaFilters: [normalizeMetaDataFilter(dialog.meta_data_filter)],
+    metaLlmId: dialog.llm_id,
   });
   return buildMindMap(model, question, knowledge);
 }

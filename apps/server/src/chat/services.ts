@@ -5,6 +5,7 @@
  */
 import type { ChatModel, EmbeddingModel, TtsModel } from '../models/ports.js';
 import type { Observation, Trace, TraceStart } from '../tracing/types.js';
+import type { NormalizedMetaFilter } from '../search/metadata-conditions.js';
 import type { Knowledge } from './types.js';
 
 export interface RetrieveParams {
@@ -21,6 +22,10 @@ export interface RetrieveParams {
   useKg?: boolean;
   /** Add the chunks of relevant table-of-contents entries (dialog `prompt_config.toc_enhance`). */
   tocEnhance?: boolean;
+  /** Metadata filters (the assistant's `meta_data_filter`, a request's `metadata_condition`); all apply. */
+  metaFilters?: ReadonlyArray<NormalizedMetaFilter | null>;
+  /** The chat model an automatic metadata filter asks (the assistant's; empty = the tenant default). */
+  metaLlmId?: string;
   signal?: AbortSignal;
   /** The span of a traced request this retrieval reports its model calls under. */
   trace?: Observation;

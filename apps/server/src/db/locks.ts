@@ -13,7 +13,7 @@ type Q = Kysely<Database> | Transaction<Database>;
 export async function lockRow(
   trx: Q,
   dialect: DialectName,
-  table: 'knowledgebase' | 'tenant' | 'file' | 'user',
+  table: 'knowledgebase' | 'tenant' | 'file' | 'user' | 'document',
   id: string,
 ): Promise<void> {
   if (dialect !== 'postgres') return;

@@ -1,6 +1,7 @@
 /**
  * One parse task end to end (ARCHITECTURE.md): load the blob → parse + chunk in a parse worker process →
- * picture descriptions (picture method) → enrich (auto keywords/questions, tags from tag sets) →
+ * picture descriptions (picture method) → enrich (auto keywords/questions, document metadata when
+ * `enable_metadata`, tags from tag sets) →
  * embed in batches → chunk ids (xxHash64 of content + doc id) → index upsert → counters and `Task done`.
  * Re-running a task first deletes the chunks an earlier, interrupted attempt wrote (their ids are
  * recorded on the task before indexing), so a crash never leaves duplicates; ids are content hashes,
@@ -16,6 +17,7 @@ import { storeFieldMap } from './stages/field-map.js';
 import { extractToc, tocRecord } from './stages/toc.js';
 import { childDelimiterOf, embeddingInputs, familyRecords, planChildren } from './stages/children.js';
 import { enrichChunks } from './stages/enrich.js';
+import { extractMetadata } from './stages/metadata.js';
 import { describePictures } from './stages/picture.js';
 import { tagChunks } from './stages/tagging.js';
 import type { TaskProgress } from '../queue/progress.js';
@@ -178,6 +180,7 @@ export async function runParseTask(
 
   const llmId = typeof config.llm_id === 'string' && config.llm_id ? config.llm_id : '';
   await enrichChunks(ctx, kb.tenant_id, llmId, drafts, config, progress, signal);
+  await extractMetadata(ctx, doc, kb, llmId, drafts, progress, signal);
   await tagChunks(ctx, kb, drafts, progress);
   const weight = typeof config.filename_embd_weight === 'number' ? config.filename_embd_weight : 0.1;
   const children = planChildren(drafts, childDelimiterOf(config));

@@ -6,12 +6,17 @@
  * Here, in this order: the rerank model is resolved, the caller's own question rewrite runs
  * (keyword extraction, translation), the question is embedded with the KBs' embedding model
  * (keyword-only when none is usable), the question's tag labels are inferred when the caller's row
- * says so, and the hybrid `retrieve()` runs over the chunk index.
+ * says so, the metadata filters are resolved into the index's document filter (./metadata-filter.ts:
+ * no matching document → an empty result), and the hybrid `retrieve()` runs over the chunk index.
  */
 import type { AppContext } from '../context.js';
 import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
 import type { Observation } from '../tracing/types.js';
 import { kgRetrieval } from '../graph/jobs/kg-retrieval.js';
+import { parseJson } from '../db/json.js';
+import { defaultModelId, modelFor } from '../models/registry.js';
+import type { NormalizedMetaFilter } from './metadata-conditions.js';
+import { resolveMetaFilters } from './metadata-filter.js';
 import { questionLabels } from './labels.js';
 import { embedQuestion, rerankerFor } from './models.js';
 import { RETRIEVAL_DEFAULTS, type RetrievalCaller } from './retrieval-defaults.js';
@@ -36,6 +41,13 @@ export interface RetrievalRequest {
   signal?: AbortSignal;
   /** The retrieval's span of a traced request: the question embedding and rerank calls go under it. */
   trace?: Observation;
+  /** Metadata filters (the caller's stored one, a request's); all apply. Null entries are ignored. */
+  metaFilters?: ReadonlyArray<NormalizedMetaFilter | null>;
+  /**
+   * The chat model an `auto` filter asks: `llmId` of `tenantId` (empty → the first KB's `llm_id`,
+   * else the tenant's default chat model). Absent → the first KB's owner.
+   */
+  metaModel?: { tenantId: string; llmId?: string };
 }
 
 export interface RetrievalAnswer extends RetrievalResult {
@@ -45,6 +57,32 @@ export interface RetrievalAnswer extends RetrievalResult {
   labels: Record<string, number> | null;
   /** Stored vectors of the hits when `withVectors` and the question was embedded. */
   vectors: Map<string, number[] | null>;
+  /** Why an automatic metadata filter did not apply (model failure, unusable answer), if so. */
+  metaNotes: string[];
+}
+
+/** The documents the metadata filters leave, or null when none applies. */
+async function metaFilteredDocIds(ctx: AppContext, req: RetrievalRequest, notes: string[]) {
+  const first = req.kbs[0];
+  if (!req.metaFilters || req.metaFilters.every((f) => f === null) || !first) return null;
+  const tenantId = req.metaModel?.tenantId ?? first.tenant_id;
+  const outcome = await resolveMetaFilters(ctx, {
+    kbIds: req.kbs.map((kb) => kb.id),
+    docIds: req.settings.docIds,
+    filters: req.metaFilters,
+    question: req.settings.question,
+    signal: req.signal,
+    chatModel: async () => {
+      const kbLlm = parseJson<Record<string, unknown>>(first.parser_config, {}).llm_id;
+      const id =
+        req.metaModel?.llmId ||
+        (typeof kbLlm === 'string' && kbLlm) ||
+        (await defaultModelId(ctx, tenantId, 'chat'));
+      return modelFor(ctx, tenantId, id, 'chat');
+    },
+  });
+  notes.push(...outcome.notes);
+  return outcome.docIds;
 }
 
 export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Promise<RetrievalAnswer> {
@@ -61,7 +99,13 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
     ? await embedQuestion(ctx, first.tenant_id, first.embd_id, question, failures, req.signal, req.trace)
     : null;
   const labels = row.tagLabels ? await questionLabels(index, req.kbs, question) : null;
-  const s = req.settings;
+  const metaNotes: string[] = [];
+  const filtered = await metaFilteredDocIds(ctx, req, metaNotes);
+  if (filtered !== null && filtered.length === 0) {
+    const nothing = { total: 0, chunks: [], doc_aggs: [], keywordOnly: queryVector === null, keywords: [] };
+    return { ...nothing, candidates: 0, question, labels, vectors: new Map(), metaNotes };
+  }
+  const s = filtered === null ? req.settings : { ...req.settings, docIds: filtered };
   let result = await retrieve(index, {
     question,
     kbIds: req.kbs.map((kb) => kb.id),
@@ -91,7 +135,7 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
   if (req.withVectors && queryVector && result.chunks.length > 0) {
     for (const c of await index.getMany(result.chunks.map((h) => h.chunk_id))) vectors.set(c.id, c.vector);
   }
-  return { ...result, question, labels, vectors };
+  return { ...result, question, labels, vectors, metaNotes };
 }
 
 /** The knowledge-graph chunk of `use_kg` as a result hit (API.md §7). */

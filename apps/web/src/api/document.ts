@@ -149,3 +149,23 @@ export function useRemoveDocuments(kbId: string) {
     callRoute(contract.document.rm, { body: { doc_id: docIds } }),
   );
 }
+
+/**
+ * The metadata summaries (`{key: [[value, count], …]}`) of several knowledge bases, one per KB in
+ * order; a KB whose summary cannot be read (removed, not shared) gives `{}`. For key suggestions.
+ */
+export function useMetadataSummaries(kbIds: string[]) {
+  const ids = [...new Set(kbIds)].sort();
+  return useQuery({
+    queryKey: ['document', 'metadata-summary', ids],
+    queryFn: async () =>
+      Promise.all(
+        ids.map(async (kbId) => {
+          const r = await callRoute(contract.document.metadataSummary, { body: { kb_id: kbId } });
+          return r.code === 0 && r.data ? r.data.summary : {};
+        }),
+      ),
+    enabled: ids.length > 0,
+    staleTime: 30_000,
+  });
+}

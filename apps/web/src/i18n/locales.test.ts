@@ -65,8 +65,11 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'agent.settings.name',
     'agent.settings.team',
     'team.status',
+    'metadata.operator',
   ],
-  id: ['team.status'],
+  es: ['metadata.methods.manual'],
+  id: ['team.status', 'metadata.methods.manual', 'metadata.operator'],
+  'pt-BR': ['metadata.methods.manual'],
 };
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();

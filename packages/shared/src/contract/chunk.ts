@@ -244,7 +244,7 @@ export const chunkContract = {
       highlight: z.boolean().nullable().optional(),
       cross_languages: z.array(z.string()).nullable().optional(),
       use_kg: z.boolean().nullable().optional(),
-      /** A metadata filter over the documents (free-form: the filter language of API.md §6 conditions). */
+      /** A metadata filter over the documents (`MetaDataFilter`: method, manual conditions, logic). */
       meta_data_filter: jsonObject.nullable().optional(),
       search_id: z.string().nullable().optional(),
     }),

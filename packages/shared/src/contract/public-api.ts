@@ -314,6 +314,8 @@ export const publicApiContract = {
       cross_languages: z.array(z.string()).optional(),
       use_kg: z.boolean().optional(),
       toc_enhance: z.boolean().optional(),
+      /** `{logic, conditions:[{name, comparison_operator, value}]}` (API.md §6, §17; MetadataCondition). */
+      metadata_condition: jsonObject.nullable().optional(),
     }),
     data: z.strictObject({
       total: z.number(),

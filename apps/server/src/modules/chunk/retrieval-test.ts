@@ -18,6 +18,7 @@ import { defaultModelId, modelFor } from '../../models/registry.js';
 import { accessScopeOf, loadRetrievalKbs } from '../../policy/index.js';
 import { extractKeywords, translateQuestion } from '../../chat/llm-tasks.js';
 import { guarded } from '../../search/models.js';
+import { normalizeMetaDataFilter } from '../../search/metadata-conditions.js';
 import {
   parseRetrievalParams,
   RetrievalParamError,
@@ -123,6 +124,7 @@ export async function retrievalTest(ctx: AppContext, user: UserTable, body: Retr
       settings,
       rerankTenantId: user.id,
       rewrite: (question) => rewrittenQuestion(ctx, kbs[0], settings, question),
+      metaFilters: [normalizeMetaDataFilter(body.meta_data_filter)],
     }),
   );
   return {

@@ -6,6 +6,12 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
+import {
+  fromMetadataCondition,
+  metaHolds,
+  type MetaCondition,
+  type MetaLogic,
+} from '../../search/metadata-conditions.js';
 import { errors } from '../../http/envelope.js';
 import { nameContains, pageOf, type ListQuery } from '../kb/paging.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
@@ -35,10 +41,8 @@ export interface DocFilter {
   types: string[];
   suffix: string[];
   metadata: Record<string, unknown> | null;
-  condition: {
-    logic: string;
-    conditions: Array<{ name: string; comparison_operator: string; value: unknown }>;
-  } | null;
+  /** `metadata_condition` in the shared condition language (search/metadata-conditions.ts). */
+  condition: { logic: MetaLogic; conditions: MetaCondition[] } | null;
   emptyMetadata: boolean;
 }
 
@@ -74,10 +78,7 @@ export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywo
     emptyMetadata = emptyMetadata || metadata.empty_metadata === true;
     delete metadata.empty_metadata;
   }
-  const cond = isObj(body.metadata_condition) ? body.metadata_condition : null;
-  type Condition = { name: string; comparison_operator: string; value: unknown };
-  const conditions =
-    cond && Array.isArray(cond.conditions) ? (cond.conditions as Condition[]).filter(isObj) : [];
+  const condition = fromMetadataCondition(body.metadata_condition);
   const num = (v: unknown) => (v === undefined || v === null || v === '' ? 0 : Number(v) || 0);
   return {
     keywords,
@@ -87,56 +88,9 @@ export function docFilterOf(q: Record<string, unknown>, body: ListDocBody, keywo
     types,
     suffix: (body.suffix ?? []).map((s) => s.replace(/^\./, '').toLowerCase()),
     metadata: metadata && Object.keys(metadata).length > 0 ? metadata : null,
-    condition:
-      cond && conditions.length > 0 ? { logic: String(cond.logic ?? 'and').toLowerCase(), conditions } : null,
+    condition: condition?.method === 'manual' ? condition : null,
     emptyMetadata,
   };
-}
-
-/** One metadata comparison of the condition language (API.md §6 operators). */
-export function compare(actual: unknown, op: string, expected: unknown): boolean {
-  const values = Array.isArray(actual) ? actual : [actual];
-  const present =
-    actual !== undefined &&
-    actual !== null &&
-    actual !== '' &&
-    !(Array.isArray(actual) && actual.length === 0);
-  const o = op.toLowerCase().replace(/\s+/g, ' ').trim();
-  if (o === 'empty') return !present;
-  if (o === 'not empty') return present;
-  if (!present) return o === '≠' || o === '!=' || o === 'not contains';
-  const exp = String(expected ?? '').toLowerCase();
-  const any = (f: (s: string, n: number) => boolean) =>
-    values.some((v) => f(String(v).toLowerCase(), Number(v)));
-  const n = Number(expected);
-  switch (o) {
-    case 'contains':
-      return any((s) => s.includes(exp));
-    case 'not contains':
-      return !any((s) => s.includes(exp));
-    case 'start with':
-      return any((s) => s.startsWith(exp));
-    case 'end with':
-      return any((s) => s.endsWith(exp));
-    case '=':
-    case 'is':
-      return any((s) => s === exp);
-    case '≠':
-    case '!=':
-      return !any((s) => s === exp);
-    case '>':
-      return any((_, v) => v > n);
-    case '<':
-      return any((_, v) => v < n);
-    case '≥':
-    case '>=':
-      return any((_, v) => v >= n);
-    case '≤':
-    case '<=':
-      return any((_, v) => v <= n);
-    default:
-      return false;
-  }
 }
 
 function metaMatches(meta: Record<string, unknown>, f: DocFilter): boolean {
@@ -153,8 +107,7 @@ function metaMatches(meta: Record<string, unknown>, f: DocFilter): boolean {
     );
   }
   if (f.condition) {
-    const results = f.condition.conditions.map((c) => compare(meta[c.name], c.comparison_operator, c.value));
-    checks.push(f.condition.logic === 'or' ? results.some(Boolean) : results.every(Boolean));
+    checks.push(metaHolds(meta, f.condition.conditions, f.condition.logic));
   }
   const matched = checks.length === 0 ? !f.emptyMetadata : checks.every(Boolean);
   return matched || (f.emptyMetadata && empty);

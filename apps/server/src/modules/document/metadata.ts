@@ -8,6 +8,7 @@ import type { UserTable } from '../../db/types.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
 import { errors } from '../../http/envelope.js';
 import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
+import { summarizeMetadata } from '../../search/metadata-conditions.js';
 import { updateStamps } from '../../util/time.js';
 import { usableDoc } from './service.js';
 
@@ -60,23 +61,7 @@ export async function metadataSummary(
   docIds: string[] | undefined,
 ): Promise<Record<string, Array<[string, number]>>> {
   const { docs } = await kbDocs(ctx, user, kbId, docIds);
-  const counts = new Map<string, Map<string, number>>();
-  for (const d of docs) {
-    for (const [key, value] of Object.entries(parseJson<Meta>(d.meta_fields, {}))) {
-      const perKey = counts.get(key) ?? new Map<string, number>();
-      counts.set(key, perKey);
-      for (const v of Array.isArray(value) ? value : [value]) {
-        if (v === null || v === undefined) continue;
-        perKey.set(String(v), (perKey.get(String(v)) ?? 0) + 1);
-      }
-    }
-  }
-  return Object.fromEntries(
-    [...counts].map(([key, values]) => [
-      key,
-      [...values].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)),
-    ]),
-  );
+  return summarizeMetadata(docs.map((d) => parseJson<Meta>(d.meta_fields, {})));
 }
 
 function isScalar(v: unknown): v is string | number {

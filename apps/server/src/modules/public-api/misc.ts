@@ -11,6 +11,7 @@ import { errors } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { parseRetrievalParams } from '../../search/retrieval-params.js';
 import { runRetrieval } from '../../search/run-retrieval.js';
+import { fromMetadataCondition } from '../../search/metadata-conditions.js';
 import { checked, rewrittenQuestion, usableKbs } from '../chunk/retrieval-test.js';
 import { presentHit } from '../chunk/presenter.js';
 import { answerSequence2txt } from '../conversation/sequence2txt.js';
@@ -57,6 +58,7 @@ export async function miscRoutes(app: FastifyInstance, ctx: ServerContext): Prom
         settings,
         rerankTenantId: user.id,
         rewrite: (question) => rewrittenQuestion(ctx, kbs[0], settings, question),
+        metaFilters: [fromMetadataCondition(body.metadata_condition)],
       }),
     );
     return done({

@@ -2,7 +2,10 @@
  * OpenAI-compatible chat completions (API.md §17): `POST /api/v1/chats_openai/<chat_id>/chat/completions`
  * answers with OpenAI's own objects — `chat.completion`, or streamed `chat.completion.chunk`s ending
  * with `data:[DONE]` — over the same answer pipeline as every chat. `model` is accepted but the chat's
- * own model answers. References come with `extra_body.reference`.
+ * own model answers. References come with `extra_body.reference` (each chunk with its document's
+ * metadata under `document_metadata` when `reference_metadata.include`, only the listed `fields` when
+ * given); `extra_body.metadata_condition` filters retrieval by document metadata, with the chat's own
+ * `meta_data_filter`.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { contract } from '@lectern/shared';
@@ -14,6 +17,8 @@ import type { AnswerResult, ChatMessage } from '../../chat/types.js';
 import { ApiError, errors } from '../../http/envelope.js';
 import { validate } from '../../http/validate.js';
 import { countTokens } from '../../ingest/tokens.js';
+import { parseJson } from '../../db/json.js';
+import { fromMetadataCondition } from '../../search/metadata-conditions.js';
 import { newId } from '../../util/ids.js';
 import { dialogConfigOf } from '../dialog/service.js';
 import { errorMessage } from '../conversation/completion.js';
@@ -25,6 +30,8 @@ const c = contract.publicApi;
 interface ExtraBody {
   reference?: boolean;
   reference_metadata?: { include?: boolean; fields?: string[] };
+  /** `{logic, conditions:[{name, comparison_operator, value}]}`: restricts retrieval by document metadata. */
+  metadata_condition?: unknown;
 }
 
 /** The request's messages checked as API.md §17 says; system messages are kept for the prompt. */
@@ -64,11 +71,29 @@ function usageOf(result: AnswerResult, answer: string) {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-function referenceChunks(result: AnswerResult, extra: ExtraBody) {
+async function referenceChunks(ctx: ServerContext, result: AnswerResult, extra: ExtraBody) {
   const ref = presentReference(result.reference, 'web') as { chunks?: Array<Record<string, unknown>> };
   const chunks = ref?.chunks ?? [];
   if (!extra.reference_metadata?.include) return chunks;
-  return chunks.map((ch) => ({ ...ch, document_metadata: {} }));
+  const docIds = [...new Set(chunks.map((ch) => String(ch.document_id ?? '')).filter(Boolean))];
+  const rows = docIds.length
+    ? await ctx.db.kysely
+        .selectFrom('document')
+        .select(['id', 'meta_fields'])
+        .where('id', 'in', docIds)
+        .execute()
+    : [];
+  const fields = Array.isArray(extra.reference_metadata.fields)
+    ? extra.reference_metadata.fields.filter((f): f is string => typeof f === 'string')
+    : null;
+  const metaOf = new Map(
+    rows.map((r) => {
+      const meta = parseJson<Record<string, unknown>>(r.meta_fields, {});
+      const kept = fields ? Object.entries(meta).filter(([k]) => fields.includes(k)) : Object.entries(meta);
+      return [r.id, Object.fromEntries(kept)];
+    }),
+  );
+  return chunks.map((ch) => ({ ...ch, document_metadata: metaOf.get(String(ch.document_id ?? '')) ?? {} }));
 }
 
 export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
@@ -87,6 +112,7 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
       const chat = await ownChat(ctx, req, req.params.chat_id);
       const messages = checkedMessages(body.messages);
       const dialog = dialogConfigOf(chat);
+      const metaFilter = fromMetadataCondition(extra.metadata_condition);
       const id = `chatcmpl-${newId()}`;
       const created = Math.floor(Date.now() / 1000);
       const model = typeof body.model === 'string' && body.model ? body.model : dialog.llm_id;
@@ -94,7 +120,7 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
       if (body.stream === false) {
         let result: AnswerResult;
         try {
-          const gen = answerQuestion(ctx.chat, dialog, messages, {});
+          const gen = answerQuestion(ctx.chat, dialog, messages, { metaFilter });
           let step = await gen.next();
           while (!step.done) step = await gen.next();
           result = step.value;
@@ -115,7 +141,7 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
                 role: 'assistant',
                 content: answer,
                 ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
-                ...(extra.reference ? { reference: referenceChunks(result, extra) } : {}),
+                ...(extra.reference ? { reference: await referenceChunks(ctx, result, extra) } : {}),
               },
               finish_reason: 'stop',
             },
@@ -140,7 +166,7 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
       let thinking = false;
       let answerText = '';
       try {
-        const gen = answerQuestion(ctx.chat, dialog, messages, { signal: sse.signal });
+        const gen = answerQuestion(ctx.chat, dialog, messages, { signal: sse.signal, metaFilter });
         let step = await gen.next();
         chunk({ role: 'assistant', content: '' }, null);
         while (!step.done) {
@@ -166,7 +192,10 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
           // An answer given whole (the empty response) arrives only in the result.
           const rest = answer.startsWith(answerText) ? answer.slice(answerText.length) : '';
           chunk(
-            { content: rest, ...(extra.reference ? { reference: referenceChunks(result, extra) } : {}) },
+            {
+              content: rest,
+              ...(extra.reference ? { reference: await referenceChunks(ctx, result, extra) } : {}),
+            },
             'stop',
             usageOf(result, answer),
           );

@@ -64,23 +64,3 @@ export function checkSearchConfig(input: Record<string, unknown>): Partial<Searc
   }
   return out as Partial<SearchConfig>;
 }
-
-/** One condition of a manual metadata filter: `{key, op, value}` (API.md §6 operators). */
-export interface MetaCondition {
-  key: string;
-  op: string;
-  value: unknown;
-}
-
-/**
- * The manual conditions of a `meta_data_filter` (`{method: "manual", manual: [...]}`), or null when
- * the filter is off (absent, `disabled`, or no usable condition).
- */
-export function manualConditions(filter: Record<string, unknown>): MetaCondition[] | null {
-  if (filter.method !== 'manual' || !Array.isArray(filter.manual)) return null;
-  const conditions = filter.manual.filter(
-    (c): c is MetaCondition =>
-      isObj(c) && typeof c.key === 'string' && c.key !== '' && typeof c.op === 'string',
-  );
-  return conditions.length > 0 ? conditions : null;
-}

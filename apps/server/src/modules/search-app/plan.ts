@@ -3,18 +3,13 @@
  * runs with: without a `search_id`, the request's knowledge bases under the caller's access and the
  * search-app defaults; with one, the app's `search_config` — its knowledge bases (the request's when
  * the app names none), retrieval settings, chat model, document restriction and metadata filter —
- * under the app's tenant, whose owner chose those knowledge bases.
+ * under the app's tenant, whose owner chose those knowledge bases. The metadata filter travels in the
+ * settings and is resolved by the retrieval itself (search/metadata-filter.ts), in the index.
  */
 import type { AppContext } from '../../context.js';
 import type { SearchSettings } from '../../chat/search-answer.js';
-import { parseJson } from '../../db/json.js';
 import { accessScopeOf, loadKbs, loadSearch, refusals } from '../../policy/index.js';
-import { compare } from '../document/list.js';
-import { manualConditions, type MetaCondition } from './config.js';
 import { searchConfigOf } from './service.js';
-
-/** A document id no document has: the metadata filter kept none, so nothing may be retrieved. */
-export const NO_DOCUMENT = 'none';
 
 export interface SearchPlan {
   /** The tenant whose models answer (the app's, else the caller's). */
@@ -23,27 +18,6 @@ export interface SearchPlan {
   /** Retrieval restricted to these documents (undefined = the whole KBs). */
   docIds?: string[];
   settings: SearchSettings;
-}
-
-function metaHolds(meta: Record<string, unknown>, conditions: MetaCondition[]): boolean {
-  return conditions.every((c) => compare(meta[c.key], c.op, c.value));
-}
-
-async function filteredDocIds(
-  ctx: AppContext,
-  kbIds: string[],
-  docIds: string[],
-  filter: Record<string, unknown>,
-): Promise<string[] | undefined> {
-  const conditions = manualConditions(filter);
-  if (!conditions) return docIds.length > 0 ? docIds : undefined;
-  if (kbIds.length === 0) return undefined;
-  let q = ctx.db.kysely.selectFrom('document').select(['id', 'meta_fields']).where('kb_id', 'in', kbIds);
-  if (docIds.length > 0) q = q.where('id', 'in', docIds);
-  const kept = (await q.execute())
-    .filter((d) => metaHolds(parseJson<Record<string, unknown>>(d.meta_fields, {}), conditions))
-    .map((d) => d.id);
-  return kept.length > 0 ? kept : [NO_DOCUMENT];
 }
 
 /**
@@ -75,7 +49,7 @@ export async function searchPlan(
   return {
     tenantId: row.tenant_id,
     kbIds,
-    docIds: await filteredDocIds(ctx, kbIds, config.doc_ids, config.meta_data_filter),
+    docIds: config.doc_ids.length > 0 ? config.doc_ids : undefined,
     settings: {
       similarity_threshold: config.similarity_threshold,
       vector_similarity_weight: config.vector_similarity_weight,
@@ -86,6 +60,7 @@ export async function searchPlan(
       llm_setting: config.llm_setting,
       cross_languages: config.cross_languages,
       keyword: config.keyword,
+      meta_data_filter: config.meta_data_filter,
     },
   };
 }

@@ -115,5 +115,6 @@ export async function withSearchConfig(
     keyword: body.keyword ?? s.keyword,
     cross_languages: body.cross_languages ?? s.cross_languages,
     use_kg: body.use_kg ?? s.use_kg,
+    meta_data_filter: body.meta_data_filter ?? (s.meta_data_filter as RetrievalBody['meta_data_filter']),
   };
 }

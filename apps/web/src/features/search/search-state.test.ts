@@ -80,7 +80,20 @@ describe('search page helpers', () => {
       keyword: false,
       use_kg: false,
       highlight: false,
+      meta_data_filter: {},
     });
+    // The metadata filter goes through the builder's draft and back unchanged.
+    const manual = {
+      method: 'manual' as const,
+      logic: 'or' as const,
+      manual: [{ key: 'year', op: '≥' as const, value: '2020' }],
+    };
+    const filtered = formOf({
+      name: 'Docs',
+      description: null,
+      search_config: { ...search_config, meta_data_filter: manual },
+    });
+    expect(configOf(filtered).meta_data_filter).toEqual(manual);
     // A cleared select sends "" rather than undefined.
     expect(configOf({ ...form, chat_id: undefined as never, rerank_id: undefined as never })).toMatchObject({
       chat_id: '',

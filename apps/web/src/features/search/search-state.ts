@@ -1,4 +1,5 @@
-import type { MindMapNode, SearchConfig, SearchConfigInput } from '@lectern/shared';
+import type { MetaDataFilter, MindMapNode, SearchConfig, SearchConfigInput } from '@lectern/shared';
+import { draftOf, filterOf } from '../metadata';
 
 /** Pure helpers of the search page. */
 
@@ -69,6 +70,8 @@ export interface SettingsForm {
   keyword: boolean;
   use_kg: boolean;
   highlight: boolean;
+  /** `meta_data_filter`: `{}` (off), manual conditions, or automatic. */
+  meta_data_filter: MetaDataFilter;
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -94,6 +97,7 @@ export function formOf(app: {
     keyword: c.keyword,
     use_kg: c.use_kg,
     highlight: c.highlight,
+    meta_data_filter: filterOf(draftOf(c.meta_data_filter)),
   };
 }
 
@@ -112,6 +116,7 @@ export function configOf(form: SettingsForm): SearchConfigInput {
     keyword: form.keyword,
     use_kg: form.use_kg,
     highlight: form.highlight,
+    meta_data_filter: form.meta_data_filter ?? {},
   };
 }
 

@@ -1,4 +1,5 @@
-import type { Dialog, DialogSetBody, LlmSetting, PromptParameter } from '@lectern/shared';
+import type { Dialog, DialogSetBody, LlmSetting, MetaDataFilter, PromptParameter } from '@lectern/shared';
+import { draftOf, filterOf } from '../../metadata';
 import {
   DEFAULT_MAX_TOKENS,
   DEFAULT_PRESET,
@@ -34,6 +35,8 @@ export interface DialogFormValues {
   reasoning: boolean;
   use_kg: boolean;
   self_rag: boolean;
+  /** `meta_data_filter`: `{}` (off), manual conditions, or automatic. */
+  meta_data_filter: MetaDataFilter;
   // Prompt engine
   system: string;
   parameters: PromptParameter[];
@@ -96,6 +99,7 @@ export function newDialogValues(texts: DefaultTexts, defaultLlmId: string): Dial
     reasoning: false,
     use_kg: false,
     self_rag: false,
+    meta_data_filter: {},
     system: texts.system,
     parameters: [{ key: KNOWLEDGE_KEY, optional: false }],
     similarity_threshold: DEFAULT_SIMILARITY_THRESHOLD,
@@ -129,6 +133,7 @@ export function dialogToValues(dialog: Dialog): DialogFormValues {
     reasoning: pc.reasoning === true,
     use_kg: pc.use_kg === true,
     self_rag: pc.self_rag === true,
+    meta_data_filter: filterOf(draftOf(dialog.meta_data_filter)),
     system: pc.system ?? '',
     parameters: pc.parameters ?? [],
     similarity_threshold: dialog.similarity_threshold,
@@ -186,6 +191,7 @@ export function valuesToSetBody(values: DialogFormValues, base?: Dialog): Dialog
     top_n: values.top_n,
     top_k: values.top_k,
     rerank_id: values.rerank_id ?? '',
+    meta_data_filter: values.meta_data_filter ?? {},
   };
 }
 
