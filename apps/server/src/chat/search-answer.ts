@@ -28,6 +28,8 @@ export interface SearchSettings {
   llm_setting?: Record<string, unknown>;
   cross_languages?: string[];
   keyword?: boolean;
+  /** Web search (Tavily) beside the knowledge bases, as an assistant with this key does. */
+  tavily_api_key?: string;
 }
 
 /** A search-app "assistant" over `kbIds`: the app's settings, else the §19.12 search-app defaults. */
@@ -47,6 +49,7 @@ export function askDialog(tenantId: string, kbIds: string[], settings: SearchSet
       keyword: settings.keyword === true,
       cross_languages: settings.cross_languages ?? [],
       use_kg: settings.use_kg === true,
+      ...(settings.tavily_api_key ? { tavily_api_key: settings.tavily_api_key } : {}),
     },
     kb_ids: kbIds,
     top_n: defaults.size,

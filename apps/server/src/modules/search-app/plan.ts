@@ -11,7 +11,7 @@ import { parseJson } from '../../db/json.js';
 import { accessScopeOf, loadKbs, loadSearch, refusals } from '../../policy/index.js';
 import { compare } from '../document/list.js';
 import { manualConditions, type MetaCondition } from './config.js';
-import { searchConfigOf } from './service.js';
+import { searchConfigOf, webSearchKeyOf } from './service.js';
 
 /** A document id no document has: the metadata filter kept none, so nothing may be retrieved. */
 export const NO_DOCUMENT = 'none';
@@ -86,6 +86,8 @@ export async function searchPlan(
       llm_setting: config.llm_setting,
       cross_languages: config.cross_languages,
       keyword: config.keyword,
+      // `web_search` adds Tavily results to the summary's knowledge when the app has a key.
+      ...(config.web_search && webSearchKeyOf(config) ? { tavily_api_key: webSearchKeyOf(config) } : {}),
     },
   };
 }
