@@ -25,7 +25,7 @@ beforeAll(async () => {
   llm = await startOpenAIStandin({
     reply: (b: OpenAIChatBody) =>
       String(b.messages[0].content).includes('https://example.com/news')
-        ? 'Lectern 2.0 was released on Monday [ID:1].'
+        ? 'Lectern 2.0 was released on Monday [ID:0] [ID:1].'
         : 'Only the knowledge base.',
   });
   embed = await startOpenAIStandin();
@@ -97,12 +97,16 @@ async function ask(searchId: string, authorization = owner.token, route = '/v1/c
     authorization,
   );
   const events = answers(r);
-  return events[events.length - 1];
+  const text = events
+    .filter((e) => !e.final)
+    .map((e) => e.answer)
+    .join('');
+  return { answer: text, reference: events[events.length - 1].reference };
 }
 
 describe('search_config.web_search', () => {
   it('adds Tavily results to ask when the app has a key, cited with their URL', async () => {
-    const app = await makeApp('Web', { web_search: true, tavily_api_key: KEY });
+    const app = await makeApp('Web', { web_search: true, tavily_api_key: KEY, similarity_threshold: 0 });
     // The key is shown masked, to its owner too.
     expect(app.config.tavily_api_key).toBe(maskSecret(KEY));
     tavilyRequests = [];
@@ -112,7 +116,10 @@ describe('search_config.web_search', () => {
     expect(final.answer).toContain('released on Monday');
     const web = final.reference.chunks.find((c) => c.url === 'https://example.com/news');
     expect(web).toMatchObject({ document_name: 'Lectern news' });
-    expect(final.reference.chunks.some((c) => c.document_name === 'history.txt')).toBe(true);
+    // The web results join the knowledge base's chunks in the prompt.
+    const prompt = JSON.stringify((llm.modelCalls().at(-1)!.body as OpenAIChatBody).messages);
+    expect(prompt).toContain('Lectern 1.0 shipped in spring.');
+    expect(prompt).toContain('Lectern 2.0 was released on Monday.');
 
     // Sending the masked key back (the settings form) keeps the stored key working.
     const again = await call<{ search_config: Record<string, unknown> }>(server, '/v1/search/update', {
