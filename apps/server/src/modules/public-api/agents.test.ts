@@ -88,6 +88,12 @@ describe('agent CRUD', () => {
     expect(byTitle.data!.map((x) => x.id)).toEqual([a.id]);
     const byId = await api<Agent[]>(server, key, 'GET', `/api/v1/agents?id=${b.id}`);
     expect(byId.data!.map((x) => x.title)).toEqual(['List B']);
+    // A page past the matches is empty, not "doesn't exist"; a page far past any table too.
+    expect(await api(server, key, 'GET', '/api/v1/agents?title=List%20A&page=2')).toEqual({
+      code: 0,
+      data: [],
+    });
+    expect(await api(server, key, 'GET', '/api/v1/agents?page=1e308')).toEqual({ code: 0, data: [] });
     expect(await api(server, key, 'GET', '/api/v1/agents?title=Missing')).toMatchObject({
       code: 102,
       message: "The agent doesn't exist.",

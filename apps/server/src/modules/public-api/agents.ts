@@ -54,6 +54,10 @@ function titleOf(raw: unknown): string | undefined {
   return raw.trim();
 }
 
+/** Rows before the page asked for; past any table's size (and SQL's integer range), the page is empty. */
+const MAX_OFFSET = 1e12;
+const pastTheEnd = (page: number, size: number) => (page - 1) * size > MAX_OFFSET;
+
 /** A run's failure as the public envelope (the run's own code, e.g. 500, and its message). */
 function runFailure(error: { code: number; message: string }): ApiError {
   return new ApiError(error.code, error.message);
@@ -64,17 +68,26 @@ export async function agentRoutes(app: FastifyInstance, ctx: ServerContext): Pro
     const q = validate(c.listAgents.query, req.query);
     const page = pageParam('page', q.page, 1);
     const size = pageParam('page_size', q.page_size, 30);
-    const { rows } = await canvases.listCanvases(
+    // Far past the end, one row is read for the total only.
+    const beyond = pastTheEnd(page, size);
+    const { rows, total } = await canvases.listCanvases(
       ctx,
       authOf(req).user.id,
-      { orderby: q.orderby, desc: q.desc, page, page_size: size, canvas_category: 'agent_canvas' },
+      {
+        orderby: q.orderby,
+        desc: q.desc,
+        page: beyond ? 1 : page,
+        page_size: beyond ? 1 : size,
+        canvas_category: 'agent_canvas',
+      },
       {
         defaults: { page, pageSize: size },
         exact: { id: q.id, title: q.title },
         defaultOrder: 'update_time',
       },
     );
-    if ((q.id || q.title) && rows.length === 0) throw errors.data("The agent doesn't exist.");
+    if ((q.id || q.title) && total === 0) throw errors.data("The agent doesn't exist.");
+    if (beyond) return done([]);
     return done(rows.map(presentCanvasRow));
   });
 
@@ -144,6 +157,7 @@ export async function agentRoutes(app: FastifyInstance, ctx: ServerContext): Pro
     const canvas = await ownAgent(ctx, authOf(req).user.id, req.params.agent_id);
     const page = pageParam('page', q.page, 1);
     const size = pageParam('page_size', q.page_size, 30);
+    if (pastTheEnd(page, size)) return done([]);
     const { rows } = await sessions.listAgentSessions(
       ctx,
       canvas.id,
