@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
 import { startOpenAIStandin, type Standin } from '../../../test/standins/index.js';
 import { parseSse } from '../../chat/sse.js';
+import { parseJson } from '../../db/json.js';
 import { CHAT_MODEL, createKb, seedChunks, wireModels } from '../../chat/test-fixtures.js';
 import {
   answerText,
@@ -273,7 +274,7 @@ describe('embed bots with the beta token', () => {
       .where('id', '=', first.data!.session_id)
       .executeTakeFirstOrThrow();
     expect(stored.round).toBe(2);
-    expect((JSON.parse(String(stored.message)) as Array<{ role: string }>).map((m) => m.role)).toEqual([
+    expect(parseJson<Array<{ role: string }>>(stored.message, []).map((m) => m.role)).toEqual([
       'assistant',
       'user',
       'assistant',
