@@ -31,6 +31,8 @@ export interface SearchSettings {
   keyword?: boolean;
   /** The app's `meta_data_filter` (manual or auto), applied in the index before ranking. */
   meta_data_filter?: Record<string, unknown>;
+  /** Web search (Tavily) beside the knowledge bases, as an assistant with this key does. */
+  tavily_api_key?: string;
 }
 
 /** A search-app "assistant" over `kbIds`: the app's settings, else the §19.12 search-app defaults. */
@@ -50,6 +52,7 @@ export function askDialog(tenantId: string, kbIds: string[], settings: SearchSet
       keyword: settings.keyword === true,
       cross_languages: settings.cross_languages ?? [],
       use_kg: settings.use_kg === true,
+      ...(settings.tavily_api_key ? { tavily_api_key: settings.tavily_api_key } : {}),
     },
     kb_ids: kbIds,
     top_n: defaults.size,

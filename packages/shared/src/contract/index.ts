@@ -16,6 +16,7 @@ import { kbContract } from './kb.js';
 import { langfuseContract } from './langfuse.js';
 import { llmContract } from './llm.js';
 import { mcpContract } from './mcp.js';
+import { publicAgentsContract, publicBotsContract } from './public-agents.js';
 import { publicApiContract } from './public-api.js';
 import { searchBotsContract, searchContract } from './search.js';
 import type { RouteContract, RouteGroup } from './route.js';
@@ -40,6 +41,8 @@ export const contract = {
   tenant: tenantContract,
   langfuse: langfuseContract,
   publicApi: publicApiContract,
+  publicAgents: publicAgentsContract,
+  publicBots: publicBotsContract,
   mcp: mcpContract,
   search: searchContract,
   searchBots: searchBotsContract,
@@ -77,6 +80,7 @@ export * from './paging.js';
 export * from './llm.js';
 export * from './mcp.js';
 export * from './openapi.js';
+export * from './public-agents.js';
 export * from './public-api.js';
 export * from './route.js';
 export * from './search.js';

@@ -135,7 +135,7 @@ const chatBody = z.object({
 });
 
 /** The OpenAI chat-completions request (`model`, `messages`, `stream`, `extra_body`). */
-const openaiBody = z.object({
+export const openaiBody = z.object({
   model: z.string().optional(),
   messages: routeChecked<Array<{ role: string; content: string }>>().optional(),
   stream: z.boolean().optional(),
@@ -146,7 +146,28 @@ const openaiBody = z.object({
   }>().optional(),
 });
 
-const notAvailable = z.never();
+/** The non-streamed OpenAI answer, or (before any output) an error envelope `{code, message}` (plain JSON either way). */
+export const openaiCompletionData = z.union([
+  z.looseObject({
+    id: z.string(),
+    object: z.literal('chat.completion'),
+    created: z.number(),
+    model: z.string(),
+    choices: z.array(
+      z.looseObject({
+        index: z.number(),
+        message: z.looseObject({ role: z.literal('assistant'), content: z.string() }),
+        finish_reason: z.string(),
+      }),
+    ),
+    usage: z.strictObject({
+      prompt_tokens: z.number(),
+      completion_tokens: z.number(),
+      total_tokens: z.number(),
+    }),
+  }),
+  z.looseObject({ code: z.number().refine((n) => n !== 0), message: z.string() }),
+]);
 
 export const publicApiContract = {
   createDataset: route({
@@ -387,48 +408,7 @@ export const publicApiContract = {
     /** Answers OpenAI's own objects (`chat.completion`, streamed `chat.completion.chunk` + `[DONE]`), not the envelope. */
     kind: 'plain',
     body: openaiBody,
-    /** The completion, or (before any output) an error envelope `{code, message}` (plain JSON either way). */
-    data: z.union([
-      z.looseObject({
-        id: z.string(),
-        object: z.literal('chat.completion'),
-        created: z.number(),
-        model: z.string(),
-        choices: z.array(
-          z.looseObject({
-            index: z.number(),
-            message: z.looseObject({ role: z.literal('assistant'), content: z.string() }),
-            finish_reason: z.string(),
-          }),
-        ),
-        usage: z.strictObject({
-          prompt_tokens: z.number(),
-          completion_tokens: z.number(),
-          total_tokens: z.number(),
-        }),
-      }),
-      z.looseObject({ code: z.number().refine((n) => n !== 0), message: z.string() }),
-    ]),
-  }),
-  agentsOpenai: route({
-    method: 'POST',
-    path: '/api/v1/agents_openai/:agent_id/chat/completions',
-    auth: 'apiKey',
-    body: openaiBody,
-    /** Not available until agents land: every call answers the "not available" error. */
-    data: notAvailable,
-  }),
-  listAgents: route({ method: 'GET', path: '/api/v1/agents', auth: 'apiKey', data: notAvailable }),
-  agentCompletion: route({
-    method: 'POST',
-    path: '/api/v1/agents/:agent_id/completions',
-    auth: 'apiKey',
-    body: z.object({
-      question: z.string().optional(),
-      stream: z.boolean().optional(),
-      session_id: z.string().optional(),
-    }),
-    data: notAvailable,
+    data: openaiCompletionData,
   }),
   sequence2txt: route({
     method: 'POST',

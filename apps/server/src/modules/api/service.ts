@@ -57,6 +57,14 @@ export async function newSession(ctx: AppContext, key: ApiTokenTable, userId: st
     'read',
     refusals.dialogNotFoundBare,
   );
+  return newDialogSession(ctx, dialog, userId);
+}
+
+/**
+ * A new embed/API session (`api_4_conversation`, no source) on an assistant for end user `userId`,
+ * opening with the assistant's prologue.
+ */
+export async function newDialogSession(ctx: AppContext, dialog: DialogRow, userId: string) {
   const session = {
     id: newId(),
     dialog_id: dialog.id,

@@ -5,14 +5,10 @@
  * file inputs are stored under the canvas.
  */
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isErrorEvent, type RunEvent } from '@lectern/agent-core';
+import type { FastifyInstance } from 'fastify';
 import { contract } from '@lectern/shared';
-import { sseFrame, SseWriter } from '../../chat/sse.js';
-import { canvasTarget, sessionTarget } from '../../agents/targets.js';
-import { startRun, type RunRequestSpec, type RunTarget } from '../../agents/runner.js';
+import { canvasTarget } from '../../agents/targets.js';
 import { saveUpload } from '../../agents/storage-port.js';
-import type { LiveRun } from '../../agents/live-runs.js';
 import type { ServerContext } from '../context.js';
 import { authOf } from '../../http/auth.js';
 import { errors, ok } from '../../http/envelope.js';
@@ -22,34 +18,10 @@ import { readTmp, readUploadForm } from '../document/intake.js';
 import { fetchUrl, isHttpUrl } from '../document/web-fetch.js';
 import { sanitizeFileName } from '../kb/naming.js';
 import { presentRunLog } from './presenter.js';
-import { accessibleCanvas, dslRefusal } from './service.js';
-import { newAgentSession, sessionOf } from './sessions.js';
+import { accessibleCanvas } from './service.js';
+import { sessionFrames, startSessionTurn, startTurn, streamFeed } from './session-run.js';
 
 const c = contract.canvas;
-
-async function start(ctx: ServerContext, target: RunTarget, request: RunRequestSpec): Promise<LiveRun> {
-  try {
-    return await startRun(ctx, ctx.agents, target, request);
-  } catch (err) {
-    throw dslRefusal(err) ?? err;
-  }
-}
-
-/** Streams a run's feed; `pick` maps each event to the frame sent (null = not forwarded). */
-async function stream(
-  reply: FastifyReply,
-  live: LiveRun,
-  pick: (e: RunEvent) => unknown,
-  last = '',
-): Promise<void> {
-  const sse = new SseWriter(reply);
-  sse.open();
-  for await (const e of live.feed.follow()) {
-    const frame = pick(e);
-    if (frame !== null && !sse.write(sseFrame(frame))) break; // the client left; the run goes on
-  }
-  sse.close(last);
-}
 
 export async function runRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   app.post('/v1/canvas/completion', async (req, reply) => {
@@ -58,44 +30,27 @@ export async function runRoutes(app: FastifyInstance, ctx: ServerContext): Promi
     const canvas = await accessibleCanvas(ctx, user.id, body.id);
     if (canvas.canvas_category === 'dataflow_canvas')
       throw errors.argument('Ingestion pipeline canvases are not supported.');
-    const live = await start(ctx, canvasTarget(canvas), {
+    const live = await startTurn(ctx, canvasTarget(canvas), {
       query: body.query ?? '',
       files: body.files ?? [],
       inputs: body.inputs ?? {},
       userId: body.user_id ?? user.id,
     });
-    await stream(reply, live, (e) => e);
+    await streamFeed(reply, live, (e) => e);
   });
 
   app.post<{ Params: { canvas_id: string } }>('/v1/canvas/:canvas_id/completion', async (req, reply) => {
     const body = validate(c.sessionCompletion.body, req.body);
     const user = authOf(req).user;
     const canvas = await accessibleCanvas(ctx, user.id, req.params.canvas_id);
-    const endUser = body.user_id ?? user.id;
-    const session = body.session_id
-      ? await sessionOf(ctx, canvas.id, body.session_id)
-      : await newAgentSession(ctx, canvas, endUser, undefined);
-    const request = {
+    const { live, sessionId } = await startSessionTurn(ctx, canvas, {
       query: body.query ?? body.question ?? '',
       files: body.files ?? [],
       inputs: body.inputs ?? {},
-      userId: endUser,
-    };
-    const live = await start(ctx, sessionTarget(canvas, session, request), request);
-    const finished: Array<{ component_id: string; trace: unknown[] }> = [];
-    await stream(
-      reply,
-      live,
-      (e) => {
-        if (isErrorEvent(e)) return e;
-        const tagged = { ...e, session_id: session.id };
-        if (e.event === 'message' || e.event === 'message_end') return tagged;
-        if (e.event !== 'node_finished' || !body.return_trace) return null;
-        finished.push({ component_id: e.data.component_id, trace: [e.data] });
-        return { ...tagged, data: { ...e.data, trace: structuredClone(finished) } };
-      },
-      'data:[DONE]\n\n',
-    );
+      userId: body.user_id ?? user.id,
+      sessionId: body.session_id,
+    });
+    await streamFeed(reply, live, sessionFrames(sessionId, body.return_trace === true), 'data:[DONE]\n\n');
   });
 
   app.put<{ Params: { task_id: string } }>('/v1/canvas/cancel/:task_id', async (req) => {

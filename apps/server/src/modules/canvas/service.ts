@@ -63,7 +63,13 @@ export async function listCanvases(
   ctx: ServerContext,
   userId: string,
   q: Partial<ListQuery>,
-  opts: { teamOnly?: boolean; defaults: { page: number; pageSize: number } },
+  opts: {
+    teamOnly?: boolean;
+    defaults: { page: number; pageSize: number };
+    /** Exact matches (the public API's `id` / `title` filters). */
+    exact?: { id?: string; title?: string };
+    defaultOrder?: 'create_time' | 'update_time';
+  },
 ) {
   const db = ctx.db.kysely;
   const scope = await accessScopeOf(db, userId);
@@ -75,8 +81,10 @@ export async function listCanvases(
   if (q.keywords)
     query = query.where(sql<boolean>`lower(user_canvas.title) like ${`%${q.keywords.toLowerCase()}%`}`);
   if (q.canvas_category) query = query.where('user_canvas.canvas_category', '=', q.canvas_category);
+  if (opts.exact?.id) query = query.where('user_canvas.id', '=', opts.exact.id);
+  if (opts.exact?.title) query = query.where('user_canvas.title', '=', opts.exact.title);
   const totalRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const orderby = q.orderby && ORDERABLE.has(q.orderby) ? q.orderby : 'create_time';
+  const orderby = q.orderby && ORDERABLE.has(q.orderby) ? q.orderby : (opts.defaultOrder ?? 'create_time');
   const desc = (q.desc ?? 'true').toLowerCase() !== 'false';
   let rows = query
     .selectAll('user_canvas')
@@ -136,8 +144,16 @@ function checkTitle(title: unknown): string {
 
 type SetBody = BodyOf<C['set']>;
 
+/** The refusal of a new canvas whose title the owner already uses (`set`: 102 "<title> already exists."). */
+const duplicateTitle = (title: string) => errors.data(`${title} already exists.`);
+
 /** `set`: create (no id) or update; every save appends a version and keeps the newest 20. */
-export async function saveCanvas(ctx: ServerContext, userId: string, body: SetBody) {
+export async function saveCanvas(
+  ctx: ServerContext,
+  userId: string,
+  body: SetBody,
+  refuseDuplicate: (title: string) => Error = duplicateTitle,
+) {
   const title = checkTitle(body.title);
   const dsl = checkedDsl(ctx, body.dsl);
   const db = ctx.db.kysely;
@@ -155,7 +171,7 @@ export async function saveCanvas(ctx: ServerContext, userId: string, body: SetBo
         .where('title', '=', title.trim())
         .where('canvas_category', '=', category)
         .executeTakeFirst();
-      if (dup) throw errors.data(`${title.trim()} already exists.`);
+      if (dup) throw refuseDuplicate(title.trim());
       row = {
         id: newId(),
         avatar: body.avatar ?? null,

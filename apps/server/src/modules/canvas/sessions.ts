@@ -58,6 +58,8 @@ export async function listAgentSessions(
   ctx: ServerContext,
   canvasId: string,
   q: QueryOf<typeof contract.canvas.sessions>,
+  /** One session by id (the public API's `id` filter). */
+  id?: string,
 ) {
   let query = ctx.db.kysely
     .selectFrom('api_4_conversation')
@@ -65,6 +67,7 @@ export async function listAgentSessions(
     .where('source', '=', 'agent');
   if (q.keywords) query = query.where(sql<boolean>`lower(name) like ${`%${q.keywords.toLowerCase()}%`}`);
   if (q.user_id) query = query.where('user_id', '=', q.user_id);
+  if (id) query = query.where('id', '=', id);
   // Dates `YYYY-MM-DD[ HH:MM:SS]` against the stored `create_date` (same format, UTC).
   if (q.from_date) query = query.where('create_date', '>=', q.from_date);
   if (q.to_date)
@@ -77,6 +80,20 @@ export async function listAgentSessions(
   let rows = query.selectAll().orderBy(sql.ref(orderby), desc ? 'desc' : 'asc');
   if (size > 0) rows = rows.limit(size).offset((page - 1) * size);
   return { rows: await rows.execute(), total: Number(total?.n ?? 0) };
+}
+
+/** Removes sessions of this canvas (their run logs too) in one transaction; ids must be the canvas's. */
+export async function removeAgentSessions(ctx: ServerContext, canvasId: string, ids: string[]) {
+  if (ids.length === 0) return;
+  await ctx.db.kysely.transaction().execute(async (tx) => {
+    await tx.deleteFrom('canvas_run').where('session_id', 'in', ids).execute();
+    await tx
+      .deleteFrom('api_4_conversation')
+      .where('id', 'in', ids)
+      .where('dialog_id', '=', canvasId)
+      .where('source', '=', 'agent')
+      .execute();
+  });
 }
 
 export async function removeAgentSession(ctx: ServerContext, canvasId: string, sessionId: string) {

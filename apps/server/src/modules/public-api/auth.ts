@@ -8,6 +8,8 @@
 import type { FastifyRequest } from 'fastify';
 import { RetCode } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
+import type { UserTable } from '../../db/types.js';
+import { credentialOf } from '../../http/auth.js';
 import { ApiError, errors } from '../../http/envelope.js';
 
 export const INVALID_KEY = 'Authentication error: API key is invalid!';
@@ -51,4 +53,30 @@ export function pageParam(name: string, value: unknown, fallback: number): numbe
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(n) || n < 1) throw errors.exception(`\`${name}\` must be a positive integer.`);
   return n;
+}
+
+/**
+ * The embed pages' credential (`/api/v1/*bots/*`, API.md §1.4): the beta token of an API key, acting
+ * as the owner of the key's tenant; the same refusals as `conversation/getsse` (102).
+ */
+export async function betaOwner(ctx: AppContext, req: FastifyRequest): Promise<UserTable> {
+  const header = req.headers.authorization ?? '';
+  if (header.trim().split(/\s+/).length !== 2) throw errors.data('Authorization is not valid!');
+  const beta = credentialOf(req) ?? '';
+  const db = ctx.db.kysely;
+  const token = await db
+    .selectFrom('api_token')
+    .select(['tenant_id'])
+    .where('beta_hash', '=', ctx.secrets.mac(beta))
+    .executeTakeFirst();
+  const user = token
+    ? await db
+        .selectFrom('user')
+        .selectAll()
+        .where('id', '=', token.tenant_id)
+        .where('status', '=', '1')
+        .executeTakeFirst()
+    : undefined;
+  if (!user) throw errors.data('Authentication error: API key is invalid!');
+  return user;
 }

@@ -5,7 +5,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { agentRoutes } from './agents.js';
+import { agentsOpenaiRoutes } from './agents-openai.js';
 import { publicApiAuth } from './auth.js';
+import { botRoutes } from './bots.js';
 import { chatRoutes } from './chats.js';
 import { datasetRoutes } from './datasets.js';
 import { docsRoutes } from './docs.js';
@@ -17,13 +20,16 @@ import { searchBotRoutes } from './searchbots.js';
 export async function publicApiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   // The reference is public: outside the API-key scope.
   await docsRoutes(app);
-  // The search app's share page: beta token, not an API key (API.md §1.4).
+  // The embed/share pages' bots: beta token, not an API key (API.md §1.4).
   await searchBotRoutes(app, ctx);
+  await botRoutes(app, ctx);
   await app.register(async (scope) => {
     scope.addHook('preHandler', publicApiAuth(ctx));
     await datasetRoutes(scope, ctx);
     await chatRoutes(scope, ctx);
     await openaiRoutes(scope, ctx);
+    await agentRoutes(scope, ctx);
+    await agentsOpenaiRoutes(scope, ctx);
     await miscRoutes(scope, ctx);
     await scope.register(async (uploads) => {
       await uploads.register(multipart, {

@@ -1,6 +1,6 @@
 /**
  * The rest of `/api/v1` (API.md §17): retrieval over datasets, speech to text and text to speech
- * with the tenant's models, and the agent routes, which answer "not available" until agents land.
+ * with the tenant's models.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -19,9 +19,6 @@ import { done, PUBLIC } from './auth.js';
 import { presentRetrievalChunk } from './presenters.js';
 
 const c = contract.publicApi;
-
-/** What every agent route answers until the agent canvas API lands on this server. */
-export const AGENTS_NOT_AVAILABLE = 'Agents are not available on this server yet.';
 
 export async function miscRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   app.post('/api/v1/retrieval', PUBLIC, async (req) => {
@@ -89,11 +86,4 @@ export async function miscRoutes(app: FastifyInstance, ctx: ServerContext): Prom
       .type(String(res.headers['content-type'] ?? 'audio/mpeg'))
       .send(res.rawPayload);
   });
-
-  const notAvailable = async () => {
-    throw errors.data(AGENTS_NOT_AVAILABLE);
-  };
-  app.get('/api/v1/agents', PUBLIC, notAvailable);
-  app.post('/api/v1/agents/:agent_id/completions', PUBLIC, notAvailable);
-  app.post('/api/v1/agents_openai/:agent_id/chat/completions', PUBLIC, notAvailable);
 }

@@ -27,7 +27,7 @@ import { ownChat } from './chats.js';
 
 const c = contract.publicApi;
 
-interface ExtraBody {
+export interface ExtraBody {
   reference?: boolean;
   reference_metadata?: { include?: boolean; fields?: string[] };
   /** `{logic, conditions:[{name, comparison_operator, value}]}`: restricts retrieval by document metadata. */
@@ -35,7 +35,7 @@ interface ExtraBody {
 }
 
 /** The request's messages checked as API.md §17 says; system messages are kept for the prompt. */
-function checkedMessages(raw: unknown): ChatMessage[] {
+export function checkedMessages(raw: unknown): ChatMessage[] {
   if (!Array.isArray(raw) || raw.length === 0) throw errors.data('You have to provide messages.');
   const messages = raw.map((m) => {
     const { role, content } = (m ?? {}) as { role?: unknown; content?: unknown };
@@ -59,7 +59,7 @@ function partsText(parts: unknown[]): string {
 }
 
 /** `<think>…</think>` of reasoning models split from the answer. */
-function splitThinking(content: string): { reasoning: string | null; answer: string } {
+export function splitThinking(content: string): { reasoning: string | null; answer: string } {
   const m = /^\s*<think>([\s\S]*?)<\/think>\s*/.exec(content);
   return m ? { reasoning: m[1], answer: content.slice(m[0].length) } : { reasoning: null, answer: content };
 }
@@ -71,10 +71,14 @@ function usageOf(result: AnswerResult, answer: string) {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-async function referenceChunks(ctx: ServerContext, result: AnswerResult, extra: ExtraBody) {
-  const ref = presentReference(result.reference, 'web') as { chunks?: Array<Record<string, unknown>> };
-  const chunks = ref?.chunks ?? [];
-  if (!extra.reference_metadata?.include) return chunks;
+/** Reference chunks as asked: with `reference_metadata.include`, each carries its `document_metadata`. */
+export async function askedChunks(
+  ctx: ServerContext,
+  given: object[],
+  extra: ExtraBody,
+): Promise<object[]> {
+  if (!extra.reference_metadata?.include) return given;
+  const chunks = given as Array<Record<string, unknown>>;
   const docIds = [...new Set(chunks.map((ch) => String(ch.document_id ?? '')).filter(Boolean))];
   const rows = docIds.length
     ? await ctx.db.kysely
@@ -96,19 +100,93 @@ async function referenceChunks(ctx: ServerContext, result: AnswerResult, extra: 
   return chunks.map((ch) => ({ ...ch, document_metadata: metaOf.get(String(ch.document_id ?? '')) ?? {} }));
 }
 
+function referenceChunks(ctx: ServerContext, result: AnswerResult, extra: ExtraBody) {
+  const ref = presentReference(result.reference, 'web') as { chunks?: Array<Record<string, unknown>> };
+  return askedChunks(ctx, ref?.chunks ?? [], extra);
+}
+
+/** `extra_body` checked as API.md §17 says (not an object → 102 "extra_body must be an object."). */
+export function extraOf(raw: unknown): ExtraBody {
+  if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw)))
+    throw errors.data('extra_body must be an object.');
+  return (raw ?? {}) as ExtraBody;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** OpenAI's `chat.completion` object (the non-streamed answer). */
+export function completionObject(a: {
+  id: string;
+  created: number;
+  model: string;
+  answer: string;
+  reasoning: string | null;
+  reference?: object[];
+  usage: Usage;
+}) {
+  return {
+    id: a.id,
+    object: 'chat.completion' as const,
+    created: a.created,
+    model: a.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant' as const,
+          content: a.answer,
+          ...(a.reasoning !== null ? { reasoning_content: a.reasoning } : {}),
+          ...(a.reference ? { reference: a.reference } : {}),
+        },
+        finish_reason: 'stop',
+      },
+    ],
+    usage: a.usage,
+  };
+}
+
+/** A stream of OpenAI's `chat.completion.chunk` objects ending with `data:[DONE]`. */
+export class ChunkStream {
+  readonly sse: SseWriter;
+  constructor(
+    reply: FastifyReply,
+    private readonly head: { id: string; created: number; model: string },
+  ) {
+    this.sse = new SseWriter(reply);
+    this.sse.open();
+  }
+
+  chunk(delta: Record<string, unknown>, finish: string | null, usage: Usage | null = null): boolean {
+    return this.sse.write(
+      `data:${JSON.stringify({
+        ...this.head,
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+        usage,
+      })}\n\n`,
+    );
+  }
+
+  fail(message: string): void {
+    this.sse.write(`data:${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`);
+  }
+
+  end(): void {
+    this.sse.end('data:[DONE]\n\n');
+  }
+}
+
 export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   app.post<{ Params: { chat_id: string } }>(
     '/api/v1/chats_openai/:chat_id/chat/completions',
     PUBLIC,
     async (req, reply: FastifyReply) => {
       const body = validate(c.chatsOpenai.body, req.body ?? {});
-      const extraRaw = body.extra_body;
-      if (
-        extraRaw !== undefined &&
-        (extraRaw === null || typeof extraRaw !== 'object' || Array.isArray(extraRaw))
-      )
-        throw errors.data('extra_body must be an object.');
-      const extra = (extraRaw ?? {}) as ExtraBody;
+      const extra = extraOf(body.extra_body);
       const chat = await ownChat(ctx, req, req.params.chat_id);
       const messages = checkedMessages(body.messages);
       const dialog = dialogConfigOf(chat);
@@ -129,44 +207,25 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
           throw errors.exception(errorMessage(err, reply.log), false);
         }
         const { reasoning, answer } = splitThinking(result.content);
-        return reply.type('application/json').send({
-          id,
-          object: 'chat.completion',
-          created,
-          model,
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: answer,
-                ...(reasoning !== null ? { reasoning_content: reasoning } : {}),
-                ...(extra.reference ? { reference: await referenceChunks(ctx, result, extra) } : {}),
-              },
-              finish_reason: 'stop',
-            },
-          ],
-          usage: usageOf(result, answer),
-        });
-      }
-
-      const sse = new SseWriter(reply);
-      sse.open();
-      const chunk = (delta: Record<string, unknown>, finish: string | null, usage: unknown = null) =>
-        sse.write(
-          `data:${JSON.stringify({
+        return reply.type('application/json').send(
+          completionObject({
             id,
-            object: 'chat.completion.chunk',
             created,
             model,
-            choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-            usage,
-          })}\n\n`,
+            answer,
+            reasoning,
+            reference: extra.reference ? await referenceChunks(ctx, result, extra) : undefined,
+            usage: usageOf(result, answer),
+          }),
         );
+      }
+
+      const out = new ChunkStream(reply, { id, created, model });
+      const chunk = out.chunk.bind(out);
       let thinking = false;
       let answerText = '';
       try {
-        const gen = answerQuestion(ctx.chat, dialog, messages, { signal: sse.signal, metaFilter });
+        const gen = answerQuestion(ctx.chat, dialog, messages, { signal: out.sse.signal, metaFilter });
         let step = await gen.next();
         chunk({ role: 'assistant', content: '' }, null);
         while (!step.done) {
@@ -180,7 +239,7 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
               chunk({ content: ev.answer }, null);
             }
           }
-          if (sse.clientGone) {
+          if (out.sse.clientGone) {
             await gen.return(undefined as unknown as AnswerResult);
             break;
           }
@@ -201,11 +260,9 @@ export async function openaiRoutes(app: FastifyInstance, ctx: ServerContext): Pr
           );
         }
       } catch (err) {
-        sse.write(
-          `data:${JSON.stringify({ error: { message: errorMessage(err, reply.log), type: 'server_error' } })}\n\n`,
-        );
+        out.fail(errorMessage(err, reply.log));
       }
-      sse.end('data:[DONE]\n\n');
+      out.end();
       return reply;
     },
   );

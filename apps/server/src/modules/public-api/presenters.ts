@@ -3,6 +3,7 @@ import { DOCUMENT_RUN_WORDS } from '@lectern/shared';
 import { parseJson } from '../../db/json.js';
 import type { DocumentTable, KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import type { ChunkRecord } from '../../chunk-index/chunk-index.js';
+import type { Api4ConversationTable } from '../../db/tables/chat.js';
 import type { DialogRow } from '../dialog/service.js';
 import { dialogConfigOf } from '../dialog/service.js';
 import { rfc1123 } from '../../util/time.js';
@@ -140,5 +141,37 @@ export function presentChat(row: DialogRow) {
     status: row.status,
     create_time: row.create_time,
     update_time: row.update_time,
+  };
+}
+
+type AgentSessionRow = Omit<Api4ConversationTable, 'message' | 'reference' | 'dsl'> & {
+  message: unknown;
+  reference: unknown;
+  dsl: unknown;
+};
+
+/**
+ * An agent session for outsiders (RAGFlow's SDK shape): `agent_id`, `messages`, each assistant
+ * message with the chunks of its answer's reference bucket (`reference`, one per answered turn).
+ */
+export function presentAgentSession(s: AgentSessionRow, withDsl = true) {
+  const messages = parseJson<Array<Record<string, unknown>>>(s.message, []);
+  const references = parseJson<Array<{ chunks?: Record<string, unknown> } | null>>(s.reference, []);
+  let answer = 0;
+  const withReferences = messages.map((m) => {
+    if (m.role !== 'assistant') return m;
+    const bucket = references[answer++];
+    return { ...m, reference: Object.values(bucket?.chunks ?? {}) };
+  });
+  return {
+    id: s.id,
+    agent_id: s.dialog_id,
+    name: s.name ?? '',
+    user_id: s.user_id,
+    messages: withReferences,
+    source: 'agent' as const,
+    ...(withDsl ? { dsl: parseJson<Record<string, unknown>>(s.dsl, {}) } : {}),
+    create_time: s.create_time,
+    update_time: s.update_time,
   };
 }

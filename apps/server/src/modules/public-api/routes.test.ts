@@ -3,7 +3,6 @@ import { call, newUser, startTestServer, type TestServer, type TestUser } from '
 import { startOpenAIStandin, type Standin } from '../../../test/standins/index.js';
 import { parseSse } from '../../chat/sse.js';
 import { wireModels } from '../../chat/test-fixtures.js';
-import { AGENTS_NOT_AVAILABLE } from './misc.js';
 import { api, apiKeyOf, uploadFiles } from './test-support.js';
 
 /** Each `/api/v1` route: happy path, bad input, and another tenant's key (API.md §17). */
@@ -269,19 +268,6 @@ describe('/api/v1 routes', () => {
       message: `You don't own the chat ${chat.data!.id}`,
     });
     expect(await api(server, 'lectern-nope', 'POST', route, { messages: [] })).toMatchObject({ code: 109 });
-  });
-
-  it('agent routes answer a clear "not available" until agents land', async () => {
-    for (const [method, route] of [
-      ['GET', '/api/v1/agents'],
-      ['POST', '/api/v1/agents/abc/completions'],
-      ['POST', '/api/v1/agents_openai/abc/chat/completions'],
-    ] as const) {
-      expect(await api(server, key, method, route, method === 'POST' ? {} : undefined)).toMatchObject({
-        code: 102,
-        message: AGENTS_NOT_AVAILABLE,
-      });
-    }
   });
 
   it('tts and sequence2txt use the tenant models', async () => {

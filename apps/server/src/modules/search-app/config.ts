@@ -20,7 +20,8 @@ const BOOLEAN_KEYS = [
   'query_mindmap',
 ] as const;
 const STRING_LIST_KEYS = ['kb_ids', 'doc_ids', 'cross_languages'] as const;
-const STRING_KEYS = ['rerank_id', 'chat_id'] as const;
+/** `tavily_api_key`: the app's web-search key (as an assistant's `prompt_config` has one), used with `web_search`. */
+const STRING_KEYS = ['rerank_id', 'chat_id', 'tavily_api_key'] as const;
 const OBJECT_KEYS = ['llm_setting', 'meta_data_filter'] as const;
 
 function fraction(key: string, v: unknown): number {

@@ -9,7 +9,7 @@
 import type { AppContext } from '../../context.js';
 import type { SearchSettings } from '../../chat/search-answer.js';
 import { accessScopeOf, loadKbs, loadSearch, refusals } from '../../policy/index.js';
-import { searchConfigOf } from './service.js';
+import { searchConfigOf, webSearchKeyOf } from './service.js';
 
 export interface SearchPlan {
   /** The tenant whose models answer (the app's, else the caller's). */
@@ -61,6 +61,8 @@ export async function searchPlan(
       cross_languages: config.cross_languages,
       keyword: config.keyword,
       meta_data_filter: config.meta_data_filter,
+      // `web_search` adds Tavily results to the summary's knowledge when the app has a key.
+      ...(config.web_search && webSearchKeyOf(config) ? { tavily_api_key: webSearchKeyOf(config) } : {}),
     },
   };
 }

@@ -1,5 +1,13 @@
+import { maskSecret } from '../../security/secrets.js';
 import { rfc1123 } from '../../util/time.js';
-import { searchConfigOf, type SearchRow } from './service.js';
+import { searchConfigOf, webSearchKeyOf, type SearchRow } from './service.js';
+
+/** The app's config with its web-search key masked (shown so to everyone, the owner included). */
+function maskedConfig(row: SearchRow) {
+  const config = searchConfigOf(row);
+  const key = webSearchKeyOf(config);
+  return key ? { ...config, tavily_api_key: maskSecret(key) } : config;
+}
 
 /** A search app as the API shows it (API.md §15 / §18), config with its defaults, dates in RFC 1123. */
 export function presentSearch(row: SearchRow) {
@@ -10,7 +18,7 @@ export function presentSearch(row: SearchRow) {
     name: row.name,
     description: row.description,
     created_by: row.created_by,
-    search_config: searchConfigOf(row),
+    search_config: maskedConfig(row),
     status: row.status,
     create_time: row.create_time,
     create_date: rfc1123(row.create_time),

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { parseJson, toJson } from '../../db/json.js';
 import { errors } from '../../http/envelope.js';
+import { maskSecret } from '../../security/secrets.js';
 import {
   accessScopeOf,
   loadKbs,
@@ -111,7 +112,12 @@ export async function updateSearch(ctx: AppContext, userId: string, body: Update
   if (incoming === null || typeof incoming !== 'object' || Array.isArray(incoming)) {
     throw errors.data('search_config must be a JSON object');
   }
-  const changes = checkSearchConfig(incoming as Record<string, unknown>);
+  const changes = checkSearchConfig(incoming as Record<string, unknown>) as Partial<SearchConfig> & {
+    tavily_api_key?: string;
+  };
+  // The web-search key is shown masked; sending the mask back keeps the stored key.
+  const storedKey = webSearchKeyOf(searchConfigOf(row));
+  if (storedKey && changes.tavily_api_key === maskSecret(storedKey)) changes.tavily_api_key = storedKey;
   if (changes.kb_ids && changes.kb_ids.length > 0) {
     // Every KB must be one the caller may use (109 otherwise).
     await loadKbs(db, scope, [...new Set(changes.kb_ids)], 'read');
@@ -127,6 +133,12 @@ export async function updateSearch(ctx: AppContext, userId: string, body: Update
   };
   await db.updateTable('search').set(set).where('id', '=', row.id).execute();
   return { ...row, ...set, search_config: config };
+}
+
+/** The app's Tavily key (`search_config.tavily_api_key`), or '' without one. */
+export function webSearchKeyOf(config: Record<string, unknown>): string {
+  const key = config.tavily_api_key;
+  return typeof key === 'string' ? key.trim() : '';
 }
 
 const ORDERABLE = ['create_time', 'update_time', 'name'] as const;
