@@ -12,6 +12,17 @@ interface LegacyTokenRow {
   beta: string | null;
 }
 
+function openKey(opener: TokenOpener | undefined, sealed: string): string {
+  if (!opener) throw new Error('Migration 0014 needs the secret key to turn stored API keys into hints.');
+  try {
+    return opener.decrypt(sealed);
+  } catch {
+    throw new Error(
+      'Migration 0014 cannot open the stored API keys: start with the LECTERN_SECRET_KEY that created them.',
+    );
+  }
+}
+
 /**
  * Two changes (issue 11, items 5 and 10):
  *
@@ -24,27 +35,22 @@ interface LegacyTokenRow {
 export function hashedTokensMigration(opener: TokenOpener | undefined): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
+      // Hints first, before any change: a missing or wrong key stops here with nothing half done
+      // (SQLite runs no DDL in a transaction).
+      const rows = await sql<LegacyTokenRow>`select id, token, beta from api_token`.execute(db);
+      const hints = rows.rows.map((row) => ({
+        id: row.id,
+        token: tokenHint(openKey(opener, row.token)),
+        beta: row.beta ? tokenHint(row.beta) : null,
+      }));
       await db.schema
         .alterTable('api_token')
         .addColumn('token_hint', 'varchar(32)', (c) => c.notNull().defaultTo(''))
         .execute();
       await db.schema.alterTable('api_token').addColumn('beta_hint', 'varchar(32)').execute();
-      const rows = await sql<LegacyTokenRow>`select id, token, beta from api_token`.execute(db);
-      for (const row of rows.rows) {
-        if (!opener)
-          throw new Error('Migration 0014 needs the secret key to turn stored API keys into hints.');
-        let key: string;
-        try {
-          key = opener.decrypt(row.token);
-        } catch {
-          throw new Error(
-            'Migration 0014 cannot open the stored API keys: start with the LECTERN_SECRET_KEY that created them.',
-          );
-        }
-        await sql`update api_token set token_hint = ${tokenHint(key)}, beta_hint = ${
-          row.beta ? tokenHint(row.beta) : null
-        } where id = ${row.id}`.execute(db);
-      }
+      for (const hint of hints)
+        await sql`update api_token set token_hint = ${hint.token}, beta_hint = ${hint.beta}
+          where id = ${hint.id}`.execute(db);
       await db.schema.alterTable('api_token').dropColumn('token').execute();
       await db.schema.alterTable('api_token').dropColumn('beta').execute();
 
