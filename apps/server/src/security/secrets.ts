@@ -85,11 +85,12 @@ export function maskSecret(value: string | null | undefined): string {
 
 /**
  * The display hint kept for an API key or beta token instead of the token (shown once, at creation):
- * "lectern-" and 4 characters, "…", the last 4 ("lectern-AbCd…wXyZ"), or 4 + "…" + 4 for a beta
- * token. Enough to tell keys apart in a list and to name one in a delete, never enough to use it.
+ * "lectern-" and 4 characters, "****", the last 4 ("lectern-AbCd****wXyZ"), or 4 + "****" + 4 for a
+ * beta token. Enough to tell keys apart in a list and to name one in a delete, never enough to use
+ * it. ASCII only, so the hint travels in a URL path or a header as it is shown.
  */
 export function tokenHint(token: string): string {
   const head = token.startsWith('lectern-') ? 'lectern-'.length + 4 : 4;
   if (token.length <= head + 4) return '****';
-  return `${token.slice(0, head)}…${token.slice(-4)}`;
+  return `${token.slice(0, head)}****${token.slice(-4)}`;
 }

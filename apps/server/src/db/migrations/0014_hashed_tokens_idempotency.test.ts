@@ -67,12 +67,12 @@ describe('0014: API keys kept as hash + hint', () => {
       expect.not.arrayContaining(['token', 'beta']),
     ]);
     expect(rows[0]).toMatchObject({
-      token_hint: `${key.slice(0, 12)}…${key.slice(-4)}`,
+      token_hint: `${key.slice(0, 12)}****${key.slice(-4)}`,
       token_hash: secrets.mac(key),
-      beta_hint: `${beta.slice(0, 4)}…${beta.slice(-4)}`,
+      beta_hint: `${beta.slice(0, 4)}****${beta.slice(-4)}`,
       beta_hash: secrets.mac(beta),
     });
-    expect(rows[1]).toMatchObject({ token_hint: 'lectern-bbbb…bbbb', beta_hint: null });
+    expect(rows[1]).toMatchObject({ token_hint: 'lectern-bbbb****bbbb', beta_hint: null });
     const text = JSON.stringify(rows);
     expect(text).not.toContain(key.slice(12, -4));
     expect(text).not.toContain(beta.slice(4, -4));

@@ -68,13 +68,13 @@ describe('assistant API keys', () => {
     expect(row.token).toMatch(/^lectern-/);
     key = row.token;
     keyBeta = row.beta;
-    // Shown once: the list has the key's hint ("lectern-" + 4 … last 4), not the key.
-    const hint = `${key.slice(0, 12)}…${key.slice(-4)}`;
+    // Shown once: the list has the key's hint ("lectern-" + 4, "****", last 4), not the key.
+    const hint = `${key.slice(0, 12)}****${key.slice(-4)}`;
     const list = await call<Token[]>(server, `/v1/api/token_list?dialog_id=${dialogId}`, {
       token: owner.token,
     });
     expect((list.body.data as Token[]).map((t) => t.token)).toEqual([hint]);
-    expect((list.body.data as Token[])[0].beta).toBe(`${keyBeta.slice(0, 4)}…${keyBeta.slice(-4)}`);
+    expect((list.body.data as Token[])[0].beta).toBe(`${keyBeta.slice(0, 4)}****${keyBeta.slice(-4)}`);
 
     const extra = (
       await call<Token>(server, '/v1/api/new_token', { token: owner.token, body: { dialog_id: dialogId } })
@@ -91,7 +91,7 @@ describe('assistant API keys', () => {
     // Removed by the hint the list shows.
     const rm = await call(server, '/v1/api/rm', {
       token: owner.token,
-      body: { tokens: [`${extra.token.slice(0, 12)}…${extra.token.slice(-4)}`], tenant_id: owner.id },
+      body: { tokens: [`${extra.token.slice(0, 12)}****${extra.token.slice(-4)}`], tenant_id: owner.id },
     });
     expect(rm.body).toEqual({ code: 0, message: 'success', data: true });
     const after = await call<Token[]>(server, `/v1/api/token_list?dialog_id=${dialogId}`, {

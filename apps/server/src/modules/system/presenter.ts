@@ -6,7 +6,7 @@ import type { ShownToken } from './service.js';
 /**
  * API key rows. Keys and beta tokens are stored only as keyed hashes plus hints, so `token` and `beta`
  * are the full values only in the answer that made them (new_token, or the list that gave a key its
- * missing beta token) and the masked hints everywhere else ("lectern-AbCd…wXyZ"); a client sends the
+ * missing beta token) and the masked hints everywhere else ("lectern-AbCd****wXyZ"); a client sends the
  * full key or that exact hint back to delete one. Hashes never leave the server.
  */
 export function presentApiToken(shown: ShownToken, fresh = false): ApiTokenRow {

@@ -70,8 +70,8 @@ describe('system routes and API keys', () => {
     const storedText = JSON.stringify(stored);
     expect(storedText).not.toContain(key.slice(12, -4));
     expect(storedText).not.toContain(beta.slice(4, -4));
-    expect(stored.token_hint).toBe(`${key.slice(0, 12)}…${key.slice(-4)}`);
-    expect(stored.beta_hint).toBe(`${beta.slice(0, 4)}…${beta.slice(-4)}`);
+    expect(stored.token_hint).toBe(`${key.slice(0, 12)}****${key.slice(-4)}`);
+    expect(stored.beta_hint).toBe(`${beta.slice(0, 4)}****${beta.slice(-4)}`);
 
     // Lists show the hints only: the key was shown once, by new_token.
     const list = await call<Array<Record<string, unknown>>>(server, '/v1/system/token_list', {
