@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../api/feedback';
+import { hasCredential } from '../../api/storage';
 import { useRegister, type RegisterInput } from '../../api/user';
 import { passwordRules } from '../../lib/password-rules';
 
@@ -9,10 +11,14 @@ interface SignUpValues extends RegisterInput {
   confirm: string;
 }
 
-/** Nickname, email, password and confirmation; on success the page returns to sign-in. */
+/**
+ * Nickname, email, password and confirmation; on success the new user is signed in (the register
+ * answer carries the session) and lands on the home page, else the page returns to sign-in.
+ */
 export function SignUpForm({ onDone, onSignIn }: { onDone: (email: string) => void; onSignIn: () => void }) {
   const { t } = useTranslation();
   const register = useRegister();
+  const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
 
   const submit = async ({ nickname, email, password }: SignUpValues) => {
@@ -20,7 +26,8 @@ export function SignUpForm({ onDone, onSignIn }: { onDone: (email: string) => vo
     const result = await register.mutateAsync({ nickname, email, password });
     if (result.code === 0) {
       feedback.success(t('message.registered'));
-      onDone(email);
+      if (hasCredential()) navigate('/', { replace: true });
+      else onDone(email);
     } else {
       setError(result.message);
     }
