@@ -84,7 +84,10 @@ describe('first run', () => {
 
       // The account's time zone is the browser's (Berlin), not the server default.
       await expect
-        .poll(async () => (await apiAs<{ timezone: string }>(await token(), 'user/info')).body.data.timezone, POLL)
+        .poll(
+          async () => (await apiAs<{ timezone: string }>(await token(), 'user/info')).body.data.timezone,
+          POLL,
+        )
         .toBe('UTC+1\tEurope/Berlin');
 
       // No chat or embedding model yet: the home page says so and leads to model setup.
@@ -96,7 +99,10 @@ describe('first run', () => {
       await addStandinModels(page, nickname, standin.url);
       await page.locator('header nav').getByRole('link', { name: 'Home' }).click();
       await page.waitForURL((url) => url.pathname === '/');
-      await page.getByRole('heading', { name: `Welcome, ${nickname}`, exact: false }).first().waitFor();
+      await page
+        .getByRole('heading', { name: `Welcome, ${nickname}`, exact: false })
+        .first()
+        .waitFor();
       await expect.poll(() => hint.count(), POLL).toBe(0);
 
       // Upload: "Parse on creation" is on by default.

@@ -131,9 +131,11 @@ describe('Idempotency-Key across two API processes', () => {
       headers: { 'Idempotency-Key': key },
     });
   const kbCount = async () =>
-    ((await call<{ total: number }>(a, '/v1/kb/list', { token: user.token, body: {} })).body.data as {
-      total: number;
-    }).total;
+    (
+      (await call<{ total: number }>(a, '/v1/kb/list', { token: user.token, body: {} })).body.data as {
+        total: number;
+      }
+    ).total;
 
   it('a repeat on the other process replays the first answer', async () => {
     const first = await createKbOn(a, 'Shared', 'x-1');

@@ -98,7 +98,9 @@ describe('assistant API keys', () => {
       token: owner.token,
     });
     expect((after.body.data as Token[]).map((t) => t.token)).toEqual([hint]);
-    expect((await call(server, '/v1/api/new_conversation?user_id=x', { headers: bearer(extra.token) })).body.code).toBe(109);
+    expect(
+      (await call(server, '/v1/api/new_conversation?user_id=x', { headers: bearer(extra.token) })).body.code,
+    ).toBe(109);
     // No key for somebody else's assistant.
     expect(
       (await call(server, '/v1/api/new_token', { token: stranger.token, body: { dialog_id: dialogId } }))

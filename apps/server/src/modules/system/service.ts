@@ -115,11 +115,8 @@ export async function deleteApiToken(ctx: AppContext, tenantId: string, token: s
     .where('token_hint', '=', token)
     .execute();
   if (named.length > 1)
-    throw errors.argument(
-      'This masked key matches several API keys; delete it with the full key instead.',
-    );
-  if (named.length === 1)
-    await ctx.db.kysely.deleteFrom('api_token').where('id', '=', named[0].id).execute();
+    throw errors.argument('This masked key matches several API keys; delete it with the full key instead.');
+  if (named.length === 1) await ctx.db.kysely.deleteFrom('api_token').where('id', '=', named[0].id).execute();
 }
 
 /** Component health for /system/status, in the contract's slots. */

@@ -104,7 +104,8 @@ describe('system routes and API keys', () => {
         .data!.token;
     const [first, second] = [await make(), await make()];
     const hints = (
-      (await call<Array<{ token: string }>>(server, '/v1/system/token_list', { token: u.token })).body.data ?? []
+      (await call<Array<{ token: string }>>(server, '/v1/system/token_list', { token: u.token })).body.data ??
+      []
     ).map((r) => r.token);
     expect(hints).toHaveLength(2);
     expect(hints).not.toContain(first);
