@@ -111,8 +111,8 @@ export function ShareDialog({ searchId, onClose }: { searchId: string | null; on
             loading={once.pending}
             onClick={async () => {
               const result = await once.run((key) => create.mutateAsync(key));
-              if (result?.code === 0 && result.data && searchId)
-                setLink(shareLink(window.location.origin, searchId, result.data.beta));
+              const beta = result?.code === 0 ? result.data?.beta : null;
+              if (beta && searchId) setLink(shareLink(window.location.origin, searchId, beta));
               report(result, t('message.created'));
             }}
           >
