@@ -10,7 +10,8 @@ import { POLL, launchBrowser, startServer, type RunningServer } from './helpers'
  * account starts in the browser's time zone; with no chat or embedding model the home page says so
  * and leads to model setup, and stops saying it once they are chosen; the upload dialog parses on
  * creation by default; a wrong knowledge-base address says "not found"; a new API key is shown once,
- * the list has only its hint, the key works and the hint does not, and the key is deleted from the list.
+ * the list has only its hint, the key works and the hint does not, and the key is deleted from the list;
+ * a search app's share link is made in its dialog, shown once, listed by hint, and revoked from there.
  */
 
 const email = `first.${Date.now()}@example.com`;
@@ -145,6 +146,51 @@ describe('first run', () => {
       await toast('Deleted!');
       await expect.poll(() => cell.count(), POLL).toBe(0);
       expect((await apiAs(`Bearer ${shown}`, 'kb/list', {})).status).toBe(401);
+
+      // A search app's share link: made in the dialog and shown once; the list has its hint; it opens
+      // the public page; deleted from the list, it no longer does.
+      await page.goto('/search');
+      await page.getByTestId('create-search-app').click();
+      const create = page.getByRole('dialog', { name: 'New search app' });
+      await create.getByLabel('Name').fill('First search');
+      await create.getByRole('button', { name: 'Save' }).click();
+      await create.waitFor({ state: 'detached' });
+      await page.getByTestId('search-app-First search').waitFor();
+      await page.getByLabel('Share').first().click();
+      const share = page.getByRole('dialog', { name: 'Share link' });
+      await share.getByText('No share links yet.').waitFor();
+      await share.getByRole('button', { name: 'Create share link' }).click();
+      const link = new URL((await share.getByTestId('search-share-link').innerText()).trim());
+      await share.getByText('Copy it now: you will not see it again.', { exact: false }).waitFor();
+      const beta = link.searchParams.get('auth') as string;
+      expect(beta).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      const betaHint = `${beta.slice(0, 4)}****${beta.slice(-4)}`;
+      await share.getByTestId('share-link-hint').filter({ hasText: betaHint }).waitFor();
+      const visitor = await browser.newPage({ baseURL: server.url });
+      await visitor.goto(`${link.pathname}${link.search}`);
+      await visitor.getByText('First search').first().waitFor();
+      // The hint is no credential.
+      const byHint = await fetch(
+        `${server.url}/api/v1/searchbots/detail?search_id=${link.searchParams.get('shared_id')}`,
+        {
+          headers: { Authorization: `Bearer ${betaHint}` },
+        },
+      );
+      expect(((await byHint.json()) as { code: number }).code).not.toBe(0);
+      await share.getByRole('button', { name: 'Delete share key' }).click();
+      await page.getByRole('tooltip').getByRole('button', { name: 'Delete' }).click();
+      await toast('Deleted!');
+      await share.getByText('No share links yet.').waitFor();
+      await visitor.reload();
+      await visitor.getByText('This search app is not available.').waitFor();
+      const gone = await fetch(
+        `${server.url}/api/v1/searchbots/detail?search_id=${link.searchParams.get('shared_id')}`,
+        {
+          headers: { Authorization: `Bearer ${beta}` },
+        },
+      );
+      expect(((await gone.json()) as { code: number }).code).not.toBe(0);
+      await visitor.close();
     },
   );
 });
