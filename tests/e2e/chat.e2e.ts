@@ -305,9 +305,21 @@ describe('chat in the browser', () => {
       await panel.getByText('Please create API key first').waitFor();
       await panel.getByRole('button', { name: 'Create API key' }).click();
       await toast('Created!');
+      // The new key is shown once, to copy; the list has its hint only; the key works, the hint does not.
+      const shownKey = await panel.getByTestId('new-api-key').innerText();
+      expect(shownKey.trim()).toMatch(/^lectern-[A-Za-z0-9_-]{43}$/);
+      await panel.getByText('Copy it now: you will not see it again.', { exact: false }).waitFor();
       const keys = await apiGet<Array<{ token: string }>>(`api/token_list?dialog_id=${dialogId}`);
       expect(keys).toHaveLength(1);
-      await panel.getByText(keys[0].token).waitFor();
+      const keyHint = `${shownKey.trim().slice(0, 12)}****${shownKey.trim().slice(-4)}`;
+      expect(keys[0].token).toBe(keyHint);
+      await panel.getByRole('cell', { name: keyHint }).waitFor();
+      const asKey = (credential: string) =>
+        fetch(`${server.url}/v1/api/new_conversation?user_id=probe`, {
+          headers: { Authorization: `Bearer ${credential}` },
+        }).then((r) => r.json() as Promise<{ code: number }>);
+      expect((await asKey(shownKey.trim())).code).toBe(0);
+      expect((await asKey(keyHint)).code).toBe(109);
       await panel.getByRole('tab', { name: 'Documentation' }).click();
       await panel.getByText('POST /v1/api/completion').waitFor();
       await panel.getByText('data:{"code":0,"message":"","data":true}', { exact: false }).first().waitFor();
@@ -317,14 +329,19 @@ describe('chat in the browser', () => {
       await page.getByRole('button', { name: 'Actions for Energy helper' }).click();
       await page.getByRole('menuitem', { name: 'Embed into webpage' }).click();
       const embed = page.getByRole('dialog', { name: 'Embed “Energy helper” into a webpage' });
+      // Links are made here and shown once; the list has the hints of the links made so far.
+      await embed.getByRole('button', { name: 'Create share link' }).click();
+      await embed.getByText('Copy the snippet or the link now: this link is shown only once.').waitFor();
       const snippet = await embed.getByTestId('embed-snippet').innerText();
       const [, src] = /src="([^"]+)"/.exec(snippet) ?? [];
       const shared = new URL(src.replace(/&amp;/g, '&'));
       expect(shared.pathname).toBe('/chat/share');
       expect(shared.searchParams.get('shared_id')).toBe(dialogId);
       const beta = shared.searchParams.get('auth') as string;
+      const betaHint = `${beta.slice(0, 4)}****${beta.slice(-4)}`;
       const rows = await apiGet<Array<{ beta: string }>>(`api/token_list?dialog_id=${dialogId}`);
-      expect(beta).toBe(rows[0].beta);
+      expect(rows.map((r) => r.beta)).toContain(betaHint);
+      await embed.getByTestId('share-link-hint').filter({ hasText: betaHint }).waitFor();
       await embed.getByText('Partial iframe', { exact: true }).click();
       await expect
         .poll(() => embed.getByTestId('embed-snippet').innerText(), POLL)

@@ -38,7 +38,7 @@ async function createPorts(config: Config): Promise<AppContext> {
   const onClose: AppContext['onClose'] = [() => db.close()];
   const secrets = new Secrets(config.secretKey);
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, { secrets });
     await checkSecretKey(db, secrets.mac('lectern:secret-key-fingerprint'));
   } catch (err) {
     await closeContext({ onClose });

@@ -13,6 +13,7 @@ import { openChunkIndex } from '../chunk-index/open-index.js';
 import type { ChunkIndex } from '../chunk-index/chunk-index.js';
 import { openDb, type Db } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { Secrets } from '../security/secrets.js';
 import { HealthRegistry } from '../health/registry.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { createBlobStore } from '../storage/create-blob-store.js';
@@ -24,7 +25,12 @@ export interface MigrationReport {
 }
 
 /** Per-process rows that must not travel: live heartbeats and rate-limit windows. */
-const SKIPPED_TABLES = new Set(['kysely_migration', 'kysely_migration_lock', 'rate_limit']);
+const SKIPPED_TABLES = new Set([
+  'kysely_migration',
+  'kysely_migration_lock',
+  'rate_limit',
+  'idempotency_key',
+]);
 const BATCH = 500;
 
 type Row = Record<string, unknown>;
@@ -168,8 +174,9 @@ export async function migrateIndex(
     closers.push(() => source.close());
     const target = openDb(targetConfig.databaseUrl, targetConfig.dataDir);
     closers.push(() => target.close());
-    await migrateToLatest(source);
-    await migrateToLatest(target);
+    const secrets = new Secrets(targetConfig.secretKey);
+    await migrateToLatest(source, { secrets });
+    await migrateToLatest(target, { secrets });
     const accounts = await target.kysely
       .selectFrom('user')
       .select((eb) => eb.fn.countAll<number>().as('n'))

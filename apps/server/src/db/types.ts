@@ -66,14 +66,28 @@ export interface UserTenantTable extends TimeColumns {
 export interface ApiTokenTable extends TimeColumns {
   id: string;
   tenant_id: string;
-  /** The key encrypted with the server key (listed in full only to its owner). */
-  token: string;
-  /** HMAC of the key, for lookup. */
+  /** What the key list shows (`tokenHint`): the key itself is shown once, at creation, never stored. */
+  token_hint: string;
+  /** HMAC-SHA256 of the key with the server secret: the only way a key is found. */
   token_hash: string;
   dialog_id: string | null;
   source: string | null;
-  beta: string | null;
+  /** The beta token's hint and keyed hash (share/embed links); null until one is made. */
+  beta_hint: string | null;
   beta_hash: string | null;
+}
+
+/** An Idempotency-Key record shared by the API processes (http/idempotency.ts). */
+export interface IdempotencyKeyTable {
+  scope_hash: string;
+  body_hash: string;
+  /** The attempt that runs the request (random per attempt); only it may settle or drop the row. */
+  owner: string;
+  state: 'running' | 'done';
+  status: number | null;
+  content_type: string | null;
+  payload: string | null;
+  expires_at: number;
 }
 
 export interface FileTable extends TimeColumns {
@@ -132,6 +146,7 @@ export interface Database {
   file: FileTable;
   kv: { key: string; value: string; update_time: number };
   rate_limit: { key: string; count: number; reset_at: number };
+  idempotency_key: IdempotencyKeyTable;
   llm_factories: LlmFactoriesTable;
   llm: LlmTable;
   tenant_llm: TenantLlmTable;

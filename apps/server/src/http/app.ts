@@ -93,7 +93,7 @@ export async function buildApp(ctx: ServerContext): Promise<FastifyInstance> {
     uploadBytes: ctx.config.maxBodyBytes,
   });
   app.addHook('onRequest', authHook(ctx));
-  installIdempotency(app);
+  installIdempotency(app, ctx.db, ctx.secrets);
   // Tests hold every answer against the contract; installed before any route so it sees them all.
   if (ctx.config.contractCheck) installContractCheck(app);
 

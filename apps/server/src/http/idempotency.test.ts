@@ -101,3 +101,83 @@ describe('Idempotency-Key', () => {
     expect(list.body.data).toHaveLength(1);
   });
 });
+
+/**
+ * Two API processes on one database (SQLite file here, one PostgreSQL database in the PostgreSQL pass):
+ * the Idempotency-Key records are shared, so a repeat sent to the other process replays the answer.
+ */
+describe('Idempotency-Key across two API processes', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let user: TestUser;
+  beforeAll(async () => {
+    a = await startTestServer();
+    b = await startTestServer(
+      a.ctx.db.dialect === 'postgres'
+        ? { DATABASE_URL: a.ctx.config.databaseUrl ?? '' }
+        : { LECTERN_DATA_DIR: a.dataDir },
+    );
+    user = await newUser(a, 'shared');
+  }, 120_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const createKbOn = (server: TestServer, name: string, key: string) =>
+    call<{ kb_id: string }>(server, '/v1/kb/create', {
+      token: user.token,
+      body: { name },
+      headers: { 'Idempotency-Key': key },
+    });
+  const kbCount = async () =>
+    (
+      (await call<{ total: number }>(a, '/v1/kb/list', { token: user.token, body: {} })).body.data as {
+        total: number;
+      }
+    ).total;
+
+  it('a repeat on the other process replays the first answer', async () => {
+    const first = await createKbOn(a, 'Shared', 'x-1');
+    expect(first.body.code).toBe(0);
+    const repeat = await createKbOn(b, 'Shared', 'x-1');
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+    expect(repeat.body).toEqual(first.body);
+    expect(await kbCount()).toBe(1);
+  });
+
+  it('simultaneous repeats on both processes: one runs, the other waits and replays', async () => {
+    const [x, y] = await Promise.all([createKbOn(a, 'Both', 'x-2'), createKbOn(b, 'Both', 'x-2')]);
+    expect(x.body.code).toBe(0);
+    expect(y.body).toEqual(x.body);
+    expect([x, y].filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(1);
+    expect(await kbCount()).toBe(2);
+  });
+
+  it('a different body under the key is refused on the other process too', async () => {
+    const res = await createKbOn(b, 'Another', 'x-1');
+    expect(res.body).toMatchObject({ code: 101 });
+    expect(await kbCount()).toBe(2);
+  });
+
+  it('the remembered answer is sealed: a new API key is not readable in the table', async () => {
+    const created = await call<{ token: string; beta: string }>(a, '/v1/system/new_token', {
+      method: 'POST',
+      token: user.token,
+      headers: { 'Idempotency-Key': 'key-1' },
+    });
+    const key = created.body.data!.token;
+    const again = await call<{ token: string }>(b, '/v1/system/new_token', {
+      method: 'POST',
+      token: user.token,
+      headers: { 'Idempotency-Key': 'key-1' },
+    });
+    expect(again.body.data!.token).toBe(key);
+    const rows = await a.ctx.db.kysely.selectFrom('idempotency_key').selectAll().execute();
+    expect(rows.length).toBeGreaterThan(0);
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain(key.slice(8));
+    expect(text).not.toContain(created.body.data!.beta);
+    expect(text).not.toContain('Shared');
+  });
+});

@@ -2,7 +2,8 @@
  * Highlighting (API.md §19.5): the query's keywords are wrapped in `<em>…</em>` in the original text.
  * Words are compared the way they were indexed (normalized, stemmed), so "Chunks" is marked for the
  * keyword "chunk"; CJK keywords are found as substrings. Text without Han characters is re-highlighted
- * sentence by sentence and the hit sentences are joined with "..."; a text without any hit is
+ * sentence by sentence and the hit sentences are joined with "..." (never "....": a hit's closing
+ * period gives way to the join); a text without any hit is
  * returned whole. Markup inside `<…>` tags is never touched.
  */
 import { normalizeText, stem } from '../chunk-index/tokenizer.js';
@@ -100,5 +101,8 @@ export function highlight(text: string, keywords: string[]): string {
     const ranges = keywordRanges(s, keywords);
     if (ranges.length > 0) hits.push(wrap(s, ranges).trim());
   }
-  return hits.length > 0 ? hits.join('...') : text;
+  if (hits.length === 0) return text;
+  // Joined with "..." (API.md §19.5); a sentence's own closing period is dropped first so a join never
+  // reads "....".
+  return hits.map((h, i) => (i < hits.length - 1 ? h.replace(/\.+$/, '') : h)).join('...');
 }

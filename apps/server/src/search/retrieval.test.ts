@@ -280,7 +280,8 @@ describe('retrieve: highlight and output', () => {
     const zh = chunk({ id: 'zh', content_with_weight: '机器学习很有趣，我们学习它' });
     await index.upsert([en, zh, ...fillers(6)]);
     const res = await retrieve(index, { question: 'chunk', kbIds: ['kb1'], highlight: true });
-    expect(res.chunks[0].highlight).toBe('<em>Chunks</em> are small....Another <em>chunk</em> follows!');
+    // Joined with "...", never "....": the first sentence's period gives way to the join.
+    expect(res.chunks[0].highlight).toBe('<em>Chunks</em> are small...Another <em>chunk</em> follows!');
     const z = await retrieve(index, { question: '机器学习', kbIds: ['kb1'], highlight: true });
     expect(z.chunks[0].highlight).toBe('<em>机器学习</em>很有趣，我们<em>学习</em>它');
     const plain = await retrieve(index, { question: 'chunk', kbIds: ['kb1'] });

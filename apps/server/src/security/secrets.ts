@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 
 /**
  * Symmetric helpers keyed by the server secret: HMAC for lookups and signatures,
- * AES-256-GCM for secrets we must be able to show again (API keys, provider credentials).
+ * AES-256-GCM for secrets we must be able to show again (provider credentials). API keys and beta
+ * tokens are never shown again: only their HMAC (`mac`) and a `tokenHint` are stored.
  */
 export class Secrets {
   private readonly encKey: Buffer;
@@ -80,4 +81,16 @@ export function maskSecret(value: string | null | undefined): string {
   if (!value) return '';
   if (value.length <= 12) return '****';
   return `${value.slice(0, 4)}…${value.slice(-4)}`;
+}
+
+/**
+ * The display hint kept for an API key or beta token instead of the token (shown once, at creation):
+ * "lectern-" and 4 characters, "****", the last 4 ("lectern-AbCd****wXyZ"), or 4 + "****" + 4 for a
+ * beta token. Enough to tell keys apart in a list and to name one in a delete, never enough to use
+ * it. ASCII only, so the hint travels in a URL path or a header as it is shown.
+ */
+export function tokenHint(token: string): string {
+  const head = token.startsWith('lectern-') ? 'lectern-'.length + 4 : 4;
+  if (token.length <= head + 4) return '****';
+  return `${token.slice(0, head)}****${token.slice(-4)}`;
 }

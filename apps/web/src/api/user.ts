@@ -53,10 +53,15 @@ export function useLogin() {
   });
 }
 
+/** Registers; the answer carries a session (API.md §2), kept like a sign-in's: sign-up signs in. */
 export function useRegister() {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (input: RegisterInput) =>
       callRoute(contract.user.register, { body: input }, { skipToken: true }),
+    onSuccess: (result) => {
+      if (keepSession(result)) client.setQueryData(userKeys.info, result.data);
+    },
   });
 }
 

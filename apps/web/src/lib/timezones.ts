@@ -67,4 +67,39 @@ export function timezoneOptions(current: string | undefined): Array<{ value: str
   return values.map((value) => ({ value, label: value.replace('\t', '  ·  ') }));
 }
 
+/** The zone's standard-time offset in hours (the smaller of January's and July's), or null. */
+function standardOffsetHours(zone: string, year: number): number | null {
+  const offsetAt = (month: number): number | null => {
+    try {
+      const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+        .formatToParts(new Date(Date.UTC(year, month, 1)))
+        .find((p) => p.type === 'timeZoneName')?.value;
+      if (part === 'GMT') return 0;
+      const m = /^GMT([+-])(\d{2}):(\d{2})$/.exec(part ?? '');
+      if (!m) return null;
+      return (m[1] === '-' ? -1 : 1) * (Number(m[2]) + Number(m[3]) / 60);
+    } catch {
+      return null; // an unknown zone name
+    }
+  };
+  const [jan, jul] = [offsetAt(0), offsetAt(6)];
+  return jan === null || jul === null ? null : Math.min(jan, jul);
+}
+
+/**
+ * The entry of TIMEZONES for the browser's zone (a new account starts with it instead of the server
+ * default): the same city, else the first entry with the same standard offset, else null.
+ */
+export function browserTimezone(
+  zone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
+  year: number = new Date().getFullYear(),
+): string | null {
+  const same = TIMEZONES.find((z) => z.split('\t')[1] === zone);
+  if (same) return same;
+  const hours = standardOffsetHours(zone, year);
+  if (hours === null) return null;
+  const label = `UTC${hours < 0 ? '-' : '+'}${Math.abs(hours)}`;
+  return TIMEZONES.find((z) => z.split('\t')[0] === label) ?? null;
+}
+
 export { DEFAULT_TIMEZONE };

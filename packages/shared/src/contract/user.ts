@@ -48,12 +48,20 @@ const credentials = z.object({
   password: z.string().optional(),
 });
 
+/** Longest nickname (characters): the user row's column. */
+export const NICKNAME_MAX = 100;
+
 export const userContract = {
   register: route({
     method: 'POST',
     path: '/v1/user/register',
     auth: 'public',
-    body: z.object({ nickname: z.string(), email: z.string(), password: z.string() }),
+    // The nickname fits the user row (varchar(100)), as on the profile (`setting`).
+    body: z.object({
+      nickname: z.string().max(NICKNAME_MAX, `is too long (at most ${NICKNAME_MAX} characters).`),
+      email: z.string(),
+      password: z.string(),
+    }),
     data: userSchema,
   }),
   login: route({
@@ -73,7 +81,7 @@ export const userContract = {
     path: '/v1/user/setting',
     auth: 'login',
     body: z.object({
-      nickname: z.string().trim().min(1, 'can not be empty.').max(100).optional(),
+      nickname: z.string().trim().min(1, 'can not be empty.').max(NICKNAME_MAX).optional(),
       avatar: z.string().nullable().optional(),
       language: z.string().max(32).optional(),
       color_schema: z

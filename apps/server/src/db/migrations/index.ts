@@ -12,12 +12,18 @@ import * as m0010 from './0010_file_blobs.js';
 import * as m0011 from './0011_mcp_server.js';
 import * as m0012 from './0012_search_app.js';
 import * as m0013 from './0013_langfuse.js';
+import { hashedTokensMigration, type TokenOpener } from './0014_hashed_tokens_idempotency.js';
+
+/** What some migrations need besides the database (0014 opens the sealed API keys once). */
+export interface MigrationDeps {
+  secrets?: TokenOpener;
+}
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled server
  * carries them. Add new ones at the end with the next number.
  */
-export const migrations: Record<string, Migration> = {
+export const migrationsFor = (deps: MigrationDeps): Record<string, Migration> => ({
   '0001_foundation': m0001,
   '0002_task': m0002,
   '0003_llm': m0003,
@@ -31,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0011_mcp_server': m0011,
   '0012_search_app': m0012,
   '0013_langfuse': m0013,
-};
+  '0014_hashed_tokens_idempotency': hashedTokensMigration(deps.secrets),
+});

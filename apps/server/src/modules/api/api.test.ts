@@ -27,6 +27,7 @@ let llm: Standin;
 let owner: TestUser;
 let dialogId: string;
 let key: string;
+let keyBeta: string;
 
 const bearer = (k: string) => ({ Authorization: `Bearer ${k}` });
 
@@ -66,10 +67,14 @@ describe('assistant API keys', () => {
     });
     expect(row.token).toMatch(/^lectern-/);
     key = row.token;
+    keyBeta = row.beta;
+    // Shown once: the list has the key's hint ("lectern-" + 4, "****", last 4), not the key.
+    const hint = `${key.slice(0, 12)}****${key.slice(-4)}`;
     const list = await call<Token[]>(server, `/v1/api/token_list?dialog_id=${dialogId}`, {
       token: owner.token,
     });
-    expect((list.body.data as Token[]).map((t) => t.token)).toEqual([key]);
+    expect((list.body.data as Token[]).map((t) => t.token)).toEqual([hint]);
+    expect((list.body.data as Token[])[0].beta).toBe(`${keyBeta.slice(0, 4)}****${keyBeta.slice(-4)}`);
 
     const extra = (
       await call<Token>(server, '/v1/api/new_token', { token: owner.token, body: { dialog_id: dialogId } })
@@ -83,15 +88,19 @@ describe('assistant API keys', () => {
         })
       ).body.code,
     ).toBe(109);
+    // Removed by the hint the list shows.
     const rm = await call(server, '/v1/api/rm', {
       token: owner.token,
-      body: { tokens: [extra.token], tenant_id: owner.id },
+      body: { tokens: [`${extra.token.slice(0, 12)}****${extra.token.slice(-4)}`], tenant_id: owner.id },
     });
     expect(rm.body).toEqual({ code: 0, message: 'success', data: true });
     const after = await call<Token[]>(server, `/v1/api/token_list?dialog_id=${dialogId}`, {
       token: owner.token,
     });
-    expect((after.body.data as Token[]).map((t) => t.token)).toEqual([key]);
+    expect((after.body.data as Token[]).map((t) => t.token)).toEqual([hint]);
+    expect(
+      (await call(server, '/v1/api/new_conversation?user_id=x', { headers: bearer(extra.token) })).body.code,
+    ).toBe(109);
     // No key for somebody else's assistant.
     expect(
       (await call(server, '/v1/api/new_token', { token: stranger.token, body: { dialog_id: dialogId } }))
@@ -175,14 +184,8 @@ describe('legacy external chat', () => {
   });
 
   it("lets the embed link's beta token open and use a session on the same assistant", async () => {
-    const rows = await call<Array<Token & { beta: string }>>(
-      server,
-      `/v1/api/token_list?dialog_id=${dialogId}`,
-      { token: owner.token },
-    );
-    const beta = (rows.body.data as Array<{ token: string; beta: string }>).find(
-      (r) => r.token === key,
-    )!.beta;
+    // The beta token of the key, shown once by new_token.
+    const beta = keyBeta;
     expect(beta).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const session = await call<{ id: string; dialog_id: string }>(
       server,

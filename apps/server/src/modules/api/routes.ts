@@ -38,7 +38,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
       const dialog = await ownedDialog(ctx, userId, body.dialog_id);
       row = await createApiToken(ctx, tenant.id, { dialogId: dialog.id, source: 'dialog' });
     }
-    return ok(presentApiToken(row, ctx.secrets, true));
+    return ok(presentApiToken(row, true));
   });
 
   app.get('/v1/api/token_list', async (req) => {
@@ -47,7 +47,7 @@ export async function apiRoutes(app: FastifyInstance, ctx: ServerContext): Promi
     const id = q.dialog_id ?? q.canvas_id;
     if (id === undefined) throw errors.argument('required argument are missing: dialog_id; ');
     const rows = await listApiTokens(ctx, tenant.id, { dialogId: id });
-    return ok(rows.map((r) => presentApiToken(r, ctx.secrets)));
+    return ok(rows.map((r) => presentApiToken(r)));
   });
 
   app.post('/v1/api/rm', async (req) => {

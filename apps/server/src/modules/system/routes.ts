@@ -34,13 +34,13 @@ export async function systemRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.post('/v1/system/new_token', async (req) => {
     const tenant = await ownedTenant(ctx, authOf(req).user.id);
     const row = await system.createApiToken(ctx, tenant.id);
-    return ok(presentApiToken(row, ctx.secrets, true));
+    return ok(presentApiToken(row, true));
   });
 
   app.get('/v1/system/token_list', async (req) => {
     const tenant = await ownedTenant(ctx, authOf(req).user.id);
     const rows = await system.listApiTokens(ctx, tenant.id);
-    return ok(rows.map((r) => presentApiToken(r, ctx.secrets)));
+    return ok(rows.map((r) => presentApiToken(r)));
   });
 
   app.delete<{ Params: { token: string } }>('/v1/system/token/:token', async (req) => {

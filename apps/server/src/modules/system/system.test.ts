@@ -60,21 +60,32 @@ describe('system routes and API keys', () => {
     expect(row.create_date).toMatch(/GMT$/);
     const key = row.token as string;
 
+    const beta = row.beta as string;
     const stored = await server.ctx.db.kysely
       .selectFrom('api_token')
       .selectAll()
       .where('tenant_id', '=', u.id)
       .executeTakeFirstOrThrow();
-    expect(stored.token).not.toContain(key); // encrypted at rest
+    // At rest: a keyed hash and a hint, nothing that gives back the key or the beta token.
+    const storedText = JSON.stringify(stored);
+    expect(storedText).not.toContain(key.slice(12, -4));
+    expect(storedText).not.toContain(beta.slice(4, -4));
+    expect(stored.token_hint).toBe(`${key.slice(0, 12)}****${key.slice(-4)}`);
+    expect(stored.beta_hint).toBe(`${beta.slice(0, 4)}****${beta.slice(-4)}`);
 
+    // Lists show the hints only: the key was shown once, by new_token.
     const list = await call<Array<Record<string, unknown>>>(server, '/v1/system/token_list', {
       token: u.token,
     });
-    expect((list.body.data as Array<{ token: string }>).map((t) => t.token)).toEqual([key]);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ token: stored.token_hint, beta: stored.beta_hint }),
+    ]);
 
-    // The key works as a bearer credential on login routes, acting as the tenant owner.
+    // The key works as a bearer credential on login routes, acting as the tenant owner; its hint does not.
     const info = await call<{ id: string }>(server, '/v1/user/info', { token: `Bearer ${key}` });
     expect((info.body.data as { id: string }).id).toBe(u.id);
+    const byHint = await call(server, '/v1/user/info', { token: `Bearer ${stored.token_hint}` });
+    expect(byHint.status).toBe(401);
 
     const del = await call(server, `/v1/system/token/${encodeURIComponent(key)}`, {
       method: 'DELETE',
@@ -84,6 +95,51 @@ describe('system routes and API keys', () => {
     const after = await call(server, '/v1/user/info', { token: `Bearer ${key}` });
     expect(after.status).toBe(401);
     expect((await call(server, '/v1/system/token_list', { token: u.token })).body.data).toEqual([]);
+  });
+
+  it('deletes a key by the exact hint the list shows', async () => {
+    const u = await newUser(server, 'keyhint');
+    const make = async () =>
+      (await call<{ token: string }>(server, '/v1/system/new_token', { method: 'POST', token: u.token })).body
+        .data!.token;
+    const [first, second] = [await make(), await make()];
+    const hints = (
+      (await call<Array<{ token: string }>>(server, '/v1/system/token_list', { token: u.token })).body.data ??
+      []
+    ).map((r) => r.token);
+    expect(hints).toHaveLength(2);
+    expect(hints).not.toContain(first);
+    const firstHint = hints.find((h) => h.startsWith(first.slice(0, 12)))!;
+    const del = await call(server, `/v1/system/token/${encodeURIComponent(firstHint)}`, {
+      method: 'DELETE',
+      token: u.token,
+    });
+    expect(del.body).toMatchObject({ code: 0, data: true });
+    expect((await call(server, '/v1/user/info', { token: `Bearer ${first}` })).status).toBe(401);
+    expect((await call(server, '/v1/user/info', { token: `Bearer ${second}` })).body.code).toBe(0);
+
+    // Two keys sharing a hint (rows from before hints were unique): the hint is refused, the key works.
+    const [row] = await server.ctx.db.kysely
+      .selectFrom('api_token')
+      .select(['id', 'token_hint'])
+      .where('tenant_id', '=', u.id)
+      .execute();
+    const third = await make();
+    await server.ctx.db.kysely
+      .updateTable('api_token')
+      .set({ token_hint: row.token_hint })
+      .where('token_hash', '=', server.ctx.secrets.mac(third))
+      .execute();
+    const ambiguous = await call(server, `/v1/system/token/${encodeURIComponent(row.token_hint)}`, {
+      method: 'DELETE',
+      token: u.token,
+    });
+    expect(ambiguous.body.code).toBe(101);
+    expect(ambiguous.body.message).toMatch(/several API keys/);
+    expect((await call(server, '/v1/user/info', { token: `Bearer ${second}` })).body.code).toBe(0);
+    expect((await call(server, '/v1/user/info', { token: `Bearer ${third}` })).body.code).toBe(0);
+    await call(server, `/v1/system/token/${encodeURIComponent(third)}`, { method: 'DELETE', token: u.token });
+    expect((await call(server, '/v1/user/info', { token: `Bearer ${third}` })).status).toBe(401);
   });
 
   it("cannot delete or see another tenant's keys", async () => {

@@ -93,6 +93,12 @@ describe('user accounts and sessions', () => {
       body: { nickname: 'a', email: 42, password: 'long-enough-1' },
     });
     expect(typed.body).toMatchObject({ code: 100, message: '`email` must be a string.' });
+    // A nickname longer than the user row's column (100) is refused, on SQLite as on PostgreSQL.
+    const long = await call(server, '/v1/user/register', {
+      body: { nickname: 'n'.repeat(101), email: 'long@example.com', password: 'long-enough-1' },
+    });
+    expect(long.body).toMatchObject({ message: '`nickname` is too long (at most 100 characters).' });
+    expect(long.body.code).not.toBe(0);
     const first = await newUser(server, 'dup');
     const dup = await call(server, '/v1/user/register', {
       body: { nickname: 'b', email: first.email.toUpperCase(), password: 'long-enough-1' },
@@ -104,7 +110,7 @@ describe('user accounts and sessions', () => {
     const count = await server.ctx.db.kysely
       .selectFrom('user')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('email', 'in', ['short@example.com', 'not-an-email'])
+      .where('email', 'in', ['short@example.com', 'not-an-email', 'long@example.com'])
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });

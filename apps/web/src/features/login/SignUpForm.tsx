@@ -1,18 +1,27 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { Alert, Button, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../api/feedback';
-import { useRegister, type RegisterInput } from '../../api/user';
+import { hasCredential } from '../../api/storage';
+import { NICKNAME_MAX } from '@lectern/shared';
+import { useRegister, useSaveSetting, type RegisterInput } from '../../api/user';
+import { browserTimezone } from '../../lib/timezones';
 import { passwordRules } from '../../lib/password-rules';
 
 interface SignUpValues extends RegisterInput {
   confirm: string;
 }
 
-/** Nickname, email, password and confirmation; on success the page returns to sign-in. */
+/**
+ * Nickname, email, password and confirmation; on success the new user is signed in (the register
+ * answer carries the session) and lands on the home page, else the page returns to sign-in.
+ */
 export function SignUpForm({ onDone, onSignIn }: { onDone: (email: string) => void; onSignIn: () => void }) {
   const { t } = useTranslation();
   const register = useRegister();
+  const saveSetting = useSaveSetting();
+  const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
 
   const submit = async ({ nickname, email, password }: SignUpValues) => {
@@ -20,7 +29,12 @@ export function SignUpForm({ onDone, onSignIn }: { onDone: (email: string) => vo
     const result = await register.mutateAsync({ nickname, email, password });
     if (result.code === 0) {
       feedback.success(t('message.registered'));
-      onDone(email);
+      if (!hasCredential()) return onDone(email);
+      // The new account starts in the browser's time zone (the server's default is Asia/Shanghai);
+      // best effort: the profile page changes it too.
+      const timezone = browserTimezone();
+      if (timezone) await saveSetting.mutateAsync({ timezone }).catch(() => undefined);
+      navigate('/', { replace: true });
     } else {
       setError(result.message);
     }
@@ -36,7 +50,10 @@ export function SignUpForm({ onDone, onSignIn }: { onDone: (email: string) => vo
       <Form.Item
         label={t('login.nickname')}
         name="nickname"
-        rules={[{ required: true, whitespace: true, message: t('login.nicknameRequired') }]}
+        rules={[
+          { required: true, whitespace: true, message: t('login.nicknameRequired') },
+          { max: NICKNAME_MAX, message: t('login.nicknameTooLong', { max: NICKNAME_MAX }) },
+        ]}
       >
         <Input autoComplete="nickname" placeholder={t('login.nicknamePlaceholder')} autoFocus />
       </Form.Item>

@@ -1,9 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Form, Input, Modal, Typography } from 'antd';
+import { Button, Form, Input, List, Modal, Popconfirm, Space, Typography } from 'antd';
+import { DeleteOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../api/feedback';
-import { alreadyShown } from '../../api/request';
-import { useApiTokens, useCreateApiToken } from '../../api/system';
+import { alreadyShown, type ApiResult } from '../../api/request';
+import { useSubmitOnce } from '../../api/submit-once';
+import { useApiTokens, useCreateApiToken, useDeleteApiToken } from '../../api/system';
+import { ShownOnce } from '../../components/ShownOnce';
 import { shareLink } from './search-state';
 
 /** Name (and description) of a new search app, or a new name for one. */
@@ -65,44 +68,93 @@ export function NameDialog({
 }
 
 /**
- * The public link of a search app: the app id and the beta token of one of the tenant's API keys
- * (one is made when there is none yet).
+ * The public link of a search app: the app id and the beta token of one of the team's API keys. The
+ * server keeps only hashes and hints of beta tokens, so a link is made here (a new key) and shown once;
+ * the keys whose tokens open links are listed by their hints, each with a delete (which revokes every
+ * link made with it).
  */
 export function ShareDialog({ searchId, onClose }: { searchId: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   const tokens = useApiTokens();
   const create = useCreateApiToken();
+  const remove = useDeleteApiToken();
+  const once = useSubmitOnce();
   const [link, setLink] = useState<string | null>(null);
-  const beta = tokens.data?.find((k) => k.beta)?.beta ?? null;
 
-  useEffect(() => {
-    if (!searchId || tokens.isPending) return;
-    if (beta) {
-      setLink(shareLink(window.location.origin, searchId, beta));
-      return;
-    }
-    if (create.isPending || tokens.isError) return;
-    void create.mutateAsync(undefined).then((r) => {
-      if (r.code !== 0 && !alreadyShown(r)) feedback.error(r.message);
-    });
-    // `create` changes on every render; the token list refreshes after it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [searchId, beta, tokens.isPending, tokens.isError]);
+  const report = (result: ApiResult<unknown> | null, success: string) => {
+    if (!result) return;
+    if (result.code === 0) feedback.success(success);
+    else if (!alreadyShown(result)) feedback.error(result.message);
+  };
+
+  const close = () => {
+    setLink(null);
+    onClose();
+  };
 
   return (
     <Modal
       open={searchId !== null}
       title={t('search.apps.shareTitle')}
-      onCancel={onClose}
+      onCancel={close}
       footer={null}
       destroyOnHidden
     >
-      <Typography.Paragraph type="secondary">{t('search.apps.shareHint')}</Typography.Paragraph>
-      {link && (
-        <Typography.Paragraph copyable={{ text: link }} code data-testid="search-share-link">
-          {link}
-        </Typography.Paragraph>
-      )}
+      <Space orientation="vertical" style={{ width: '100%' }} size="middle">
+        <Typography.Text type="secondary">{t('search.apps.shareHint')}</Typography.Text>
+        {link ? (
+          <ShownOnce value={link} label={t('search.apps.newShareLink')} testId="search-share-link" />
+        ) : (
+          <Button
+            type="primary"
+            icon={<LinkOutlined />}
+            loading={once.pending}
+            onClick={async () => {
+              const result = await once.run((key) => create.mutateAsync(key));
+              const beta = result?.code === 0 ? result.data?.beta : null;
+              if (beta && searchId) setLink(shareLink(window.location.origin, searchId, beta));
+              report(result, t('message.created'));
+            }}
+          >
+            {t('search.apps.createShareLink')}
+          </Button>
+        )}
+        <List
+          size="small"
+          header={<Typography.Text strong>{t('search.apps.shareLinks')}</Typography.Text>}
+          loading={tokens.isPending}
+          locale={{ emptyText: t('search.apps.noShareLinks') }}
+          dataSource={tokens.data ?? []}
+          rowKey="token"
+          renderItem={(row) => (
+            <List.Item
+              actions={[
+                <Popconfirm
+                  key="delete"
+                  title={t('search.apps.deleteShareLink')}
+                  description={t('search.apps.deleteShareLinkConfirm')}
+                  okText={t('common.delete')}
+                  cancelText={t('common.cancel')}
+                  okButtonProps={{ danger: true }}
+                  onConfirm={async () => report(await remove.mutateAsync(row.token), t('message.deleted'))}
+                >
+                  <Button
+                    danger
+                    type="text"
+                    size="small"
+                    icon={<DeleteOutlined />}
+                    aria-label={t('search.apps.deleteShareLink')}
+                  />
+                </Popconfirm>,
+              ]}
+            >
+              <Typography.Text code data-testid="share-link-hint">
+                {row.beta ?? row.token}
+              </Typography.Text>
+            </List.Item>
+          )}
+        />
+      </Space>
     </Modal>
   );
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button, Empty, Popconfirm, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -9,6 +10,7 @@ import { alreadyShown, type ApiResult } from '../../api/request';
 import { useSubmitOnce } from '../../api/submit-once';
 import { useApiTokens, useCreateApiToken, useDeleteApiToken } from '../../api/system';
 import { SectionHeading } from '../../components/SectionHeading';
+import { ShownOnce } from '../../components/ShownOnce';
 
 dayjs.extend(localizedFormat);
 
@@ -19,6 +21,8 @@ export default function ApiKeysPage() {
   const remove = useDeleteApiToken();
 
   const once = useSubmitOnce();
+  // The server stores only a hash and a hint of a key: the new key is in the create answer alone.
+  const [newKey, setNewKey] = useState<string | null>(null);
 
   const report = (result: ApiResult<unknown> | null, success: string) => {
     if (!result) return; // a second click while the first create is in flight
@@ -33,11 +37,20 @@ export default function ApiKeysPage() {
         type="primary"
         icon={<PlusOutlined />}
         loading={once.pending}
-        onClick={async () => report(await once.run((key) => create.mutateAsync(key)), t('message.created'))}
+        onClick={async () => {
+          const result = await once.run((key) => create.mutateAsync(key));
+          if (result?.code === 0 && result.data) setNewKey(result.data.token);
+          report(result, t('message.created'));
+        }}
         style={{ marginBottom: 16 }}
       >
         {t('settings.createKey')}
       </Button>
+      {newKey && (
+        <div style={{ marginBottom: 16 }}>
+          <ShownOnce value={newKey} label={t('settings.newKey')} testId="new-api-key" />
+        </div>
+      )}
       <Table<ApiTokenRow>
         rowKey="token"
         loading={tokens.isPending}
@@ -48,18 +61,8 @@ export default function ApiKeysPage() {
           {
             title: t('settings.token'),
             dataIndex: 'token',
-            render: (token: string) => (
-              <Typography.Text
-                code
-                copyable={{
-                  text: token,
-                  tooltips: [t('settings.copyKey'), t('message.copied')],
-                  onCopy: () => feedback.success(t('message.copied')),
-                }}
-              >
-                {token}
-              </Typography.Text>
-            ),
+            // The list has hints only ("lectern-AbCd****wXyZ"): nothing to copy; the hint names the key to delete.
+            render: (hint: string) => <Typography.Text code>{hint}</Typography.Text>,
           },
           {
             title: t('settings.createdAt'),
@@ -80,7 +83,11 @@ export default function ApiKeysPage() {
                 okText={t('common.delete')}
                 cancelText={t('common.cancel')}
                 okButtonProps={{ danger: true }}
-                onConfirm={async () => report(await remove.mutateAsync(row.token), t('message.deleted'))}
+                onConfirm={async () => {
+                  const result = await remove.mutateAsync(row.token);
+                  if (result.code === 0 && newKey?.startsWith(row.token.slice(0, 12))) setNewKey(null);
+                  report(result, t('message.deleted'));
+                }}
               >
                 <Button danger type="text" icon={<DeleteOutlined />} aria-label={t('settings.deleteKey')} />
               </Popconfirm>

@@ -168,7 +168,7 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
           if (s) plainSections.push(s);
         } else {
           if (needsOcr(base, opCount)) {
-            await progress((p - from) / (to - from), `OCR on page ${p + 1}.`);
+            await progress((p - from) / (to - from), `OCR page ${p + 1}/${total}.`);
             content = await ocrPage(page, p + 1, await getEngine(), base);
             ocrPages++;
           }

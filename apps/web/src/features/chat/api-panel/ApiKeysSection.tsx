@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button, Empty, Popconfirm, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
@@ -8,6 +9,7 @@ import { useCreateDialogToken, useDialogTokens, useRemoveDialogTokens } from '..
 import { feedback } from '../../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../../api/request';
 import { useSubmitOnce } from '../../../api/submit-once';
+import { ShownOnce } from '../../../components/ShownOnce';
 
 dayjs.extend(localizedFormat);
 
@@ -16,7 +18,10 @@ export function serviceEndpoint(origin: string = window.location.origin): string
   return `${origin.replace(/\/$/, '')}/v1/api`;
 }
 
-/** Service endpoint and the assistant's API keys: create, copy, delete (after confirming). */
+/**
+ * Service endpoint and the assistant's API keys: create (the new key is shown once, to copy), list by
+ * hint, delete (after confirming).
+ */
 export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
   const { t } = useTranslation();
   const tokens = useDialogTokens(dialog.id);
@@ -24,6 +29,7 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
   const remove = useRemoveDialogTokens(dialog.id);
 
   const once = useSubmitOnce();
+  const [newKey, setNewKey] = useState<string | null>(null);
 
   const report = (result: ApiResult<unknown> | null, success: string) => {
     if (!result) return; // a second click while the first create is in flight
@@ -56,13 +62,20 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
             type="primary"
             icon={<PlusOutlined />}
             loading={once.pending}
-            onClick={async () =>
-              report(await once.run((key) => create.mutateAsync(key)), t('message.created'))
-            }
+            onClick={async () => {
+              const result = await once.run((key) => create.mutateAsync(key));
+              if (result?.code === 0 && result.data) setNewKey(result.data.token);
+              report(result, t('message.created'));
+            }}
           >
             {t('chat.createApiKey')}
           </Button>
         </div>
+        {newKey && (
+          <div style={{ marginBottom: 8 }}>
+            <ShownOnce value={newKey} label={t('chat.newApiKey')} testId="new-api-key" />
+          </div>
+        )}
         <Table<ApiTokenRow>
           rowKey="token"
           size="small"
@@ -78,14 +91,8 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
             {
               title: t('chat.token'),
               dataIndex: 'token',
-              render: (token: string) => (
-                <Typography.Text
-                  code
-                  copyable={{ text: token, tooltips: [t('chat.copy'), t('message.copied')] }}
-                >
-                  {token}
-                </Typography.Text>
-              ),
+              // Hints only: the key itself was shown once, when it was made.
+              render: (hint: string) => <Typography.Text code>{hint}</Typography.Text>,
             },
             {
               title: t('chat.createdAt'),
@@ -106,12 +113,11 @@ export function ApiKeysSection({ dialog }: { dialog: Dialog }) {
                   okText={t('common.delete')}
                   cancelText={t('common.cancel')}
                   okButtonProps={{ danger: true }}
-                  onConfirm={async () =>
-                    report(
-                      await remove.mutateAsync({ tokens: [row.token], tenantId: row.tenant_id }),
-                      t('message.deleted'),
-                    )
-                  }
+                  onConfirm={async () => {
+                    const result = await remove.mutateAsync({ tokens: [row.token], tenantId: row.tenant_id });
+                    if (result.code === 0 && newKey?.startsWith(row.token.slice(0, 12))) setNewKey(null);
+                    report(result, t('message.deleted'));
+                  }}
                 >
                   <Button
                     danger

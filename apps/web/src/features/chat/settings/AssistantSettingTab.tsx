@@ -7,6 +7,7 @@ import { useAllKbs } from '../../../api/kb';
 import { avatarDataUrl } from '../../../lib/avatar';
 import { draftOf, draftProblem, MetadataFilterBuilder } from '../../metadata';
 import type { DialogFormValues } from '../lib/dialog-form';
+import { modelLabel } from '../../../lib/model-name';
 
 function AvatarInput({ value, onChange }: { value?: string; onChange?: (v: string) => void }) {
   const { t } = useTranslation();
@@ -126,7 +127,7 @@ export function AssistantSettingTab() {
             ...(kbs.data ?? []).map((kb) => ({
               value: kb.id,
               label: kb.name,
-              title: `${kb.name} · ${kb.embd_id}`,
+              title: `${kb.name} · ${modelLabel(kb.embd_id)}`,
             })),
             ...deleted.map((id) => ({ value: id, label: t('chat.kbDeleted'), title: id })),
           ]}

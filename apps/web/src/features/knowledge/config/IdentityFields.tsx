@@ -6,6 +6,7 @@ import { feedback } from '../../../api/feedback';
 import { useEmbeddingModels } from '../../../api/kb';
 import { avatarDataUrl } from '../../../lib/avatar';
 import { kbNameProblem } from '../names';
+import { modelLabel } from '../../../lib/model-name';
 
 function AvatarInput({ value, onChange }: { value?: string | null; onChange?: (v: string | null) => void }) {
   const { t } = useTranslation();
@@ -51,7 +52,7 @@ export function IdentityFields({ kb }: { kb: KbDetail }) {
     disabled: !m.available,
   }));
   if (kb.embd_id && !options.some((o) => o.value === kb.embd_id))
-    options.unshift({ value: kb.embd_id, label: kb.embd_id, disabled: false });
+    options.unshift({ value: kb.embd_id, label: modelLabel(kb.embd_id), disabled: false });
 
   return (
     <>
