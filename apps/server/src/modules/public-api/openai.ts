@@ -72,11 +72,7 @@ function usageOf(result: AnswerResult, answer: string) {
 }
 
 /** Reference chunks as asked: with `reference_metadata.include`, each carries its `document_metadata`. */
-export async function askedChunks(
-  ctx: ServerContext,
-  given: object[],
-  extra: ExtraBody,
-): Promise<object[]> {
+export async function askedChunks(ctx: ServerContext, given: object[], extra: ExtraBody): Promise<object[]> {
   if (!extra.reference_metadata?.include) return given;
   const chunks = given as Array<Record<string, unknown>>;
   const docIds = [...new Set(chunks.map((ch) => String(ch.document_id ?? '')).filter(Boolean))];
