@@ -18,6 +18,7 @@ import { llmContract } from './llm.js';
 import { mcpContract } from './mcp.js';
 import { publicAgentsContract, publicBotsContract } from './public-agents.js';
 import { publicApiContract } from './public-api.js';
+import { publicFilesContract } from './public-files.js';
 import { searchBotsContract, searchContract } from './search.js';
 import type { RouteContract, RouteGroup } from './route.js';
 import { systemContract } from './system.js';
@@ -43,6 +44,7 @@ export const contract = {
   publicApi: publicApiContract,
   publicAgents: publicAgentsContract,
   publicBots: publicBotsContract,
+  publicFiles: publicFilesContract,
   mcp: mcpContract,
   search: searchContract,
   searchBots: searchBotsContract,
@@ -82,6 +84,7 @@ export * from './mcp.js';
 export * from './openapi.js';
 export * from './public-agents.js';
 export * from './public-api.js';
+export * from './public-files.js';
 export * from './route.js';
 export * from './search.js';
 export * from './system.js';

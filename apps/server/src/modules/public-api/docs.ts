@@ -21,6 +21,10 @@ curl -s -X POST $HOST/api/v1/datasets/$DATASET/chunks -H "Authorization: Bearer 
 # Retrieve chunks
 curl -s -X POST $HOST/api/v1/retrieval -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
   -d '{"question": "How do I reset the device?", "dataset_ids": ["'$DATASET'"]}'
+# File manager: upload into a folder, then link the file to the dataset as a document
+curl -s -X POST $HOST/api/v1/file/upload -H "Authorization: Bearer $KEY" -F parent_id=$FOLDER -F file=@notes.md
+curl -s -X POST $HOST/api/v1/file2document/convert -H "Authorization: Bearer $KEY" \\
+  -H 'Content-Type: application/json' -d '{"file_ids": ["'$FILE'"], "kb_ids": ["'$DATASET'"]}'
 # Create a chat over the dataset and ask it (OpenAI-compatible)
 curl -s -X POST $HOST/api/v1/chats -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
   -d '{"name": "Support", "dataset_ids": ["'$DATASET'"]}'

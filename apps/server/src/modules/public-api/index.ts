@@ -5,9 +5,10 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { fileManagerRoutes, type FileRoutesMount } from '../file/routes.js';
 import { agentRoutes } from './agents.js';
 import { agentsOpenaiRoutes } from './agents-openai.js';
-import { publicApiAuth } from './auth.js';
+import { done, PUBLIC, publicApiAuth } from './auth.js';
 import { botRoutes } from './bots.js';
 import { chatRoutes } from './chats.js';
 import { datasetRoutes } from './datasets.js';
@@ -16,6 +17,9 @@ import { documentRoutes } from './documents.js';
 import { miscRoutes } from './misc.js';
 import { openaiRoutes } from './openai.js';
 import { searchBotRoutes } from './searchbots.js';
+
+/** The file manager's API-key twin (API.md §17 `/api/v1/file/*`): its own routes again, under the key check. */
+const FILE_TWIN: FileRoutesMount = { prefix: '/api/v1', options: PUBLIC, answer: done, additions: false };
 
 export async function publicApiRoutes(app: FastifyInstance, ctx: ServerContext): Promise<void> {
   // The reference is public: outside the API-key scope.
@@ -31,6 +35,7 @@ export async function publicApiRoutes(app: FastifyInstance, ctx: ServerContext):
     await agentRoutes(scope, ctx);
     await agentsOpenaiRoutes(scope, ctx);
     await miscRoutes(scope, ctx);
+    await fileManagerRoutes(scope, ctx, FILE_TWIN);
     await scope.register(async (uploads) => {
       await uploads.register(multipart, {
         limits: {
