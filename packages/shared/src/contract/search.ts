@@ -51,7 +51,13 @@ export const searchConfigSchema = z.looseObject({
   cross_languages: z.array(z.string()),
   highlight: z.boolean(),
   keyword: z.boolean(),
+  /** Adds web results (Tavily) to the AI summary's knowledge when the app has a key. */
   web_search: z.boolean(),
+  /**
+   * The app's Tavily key, always shown masked (`maskSecret`); sending the shown value back keeps the
+   * stored key, `""` removes it. Absent until one is set.
+   */
+  tavily_api_key: z.string().optional(),
   related_search: z.boolean(),
   query_mindmap: z.boolean(),
   /** `{method: "disabled"|"manual", manual: [{key, op, value}]}` — a filter over document metadata. */

@@ -8,7 +8,7 @@ import { useModelList } from '../../api/llm';
 import { alreadyShown } from '../../api/request';
 import { useUpdateSearchApp } from '../../api/search';
 import { draftOf, draftProblem, MetadataFilterBuilder } from '../metadata';
-import { configOf, formOf, type SettingsForm } from './search-state';
+import { configOf, formOf, hasWebSearchKey, type SettingsForm } from './search-state';
 
 function modelOptions(data: Record<string, Array<{ llm_name: string; available?: boolean }>> | undefined) {
   return Object.entries(data ?? {}).map(([factory, models]) => ({
@@ -32,10 +32,17 @@ export function SearchSettingsDrawer({ app, onClose }: { app: SearchApp | null; 
   const rerank = useModelList('rerank', app !== null);
   const save = useUpdateSearchApp();
   const kbIds = Form.useWatch('kb_ids', form) ?? [];
+  const hasKey = hasWebSearchKey(Form.useWatch('tavily_api_key', form));
 
   useEffect(() => {
     if (app) form.setFieldsValue(formOf(app));
   }, [app, form]);
+
+  // Without a key web search cannot run: its switch shows off (and is disabled).
+  useEffect(() => {
+    if (!hasWebSearchKey(form.getFieldValue('tavily_api_key')) && form.getFieldValue('web_search'))
+      form.setFieldValue('web_search', false);
+  }, [hasKey, form]);
 
   const submit = async (values: SettingsForm) => {
     if (!app) return;
@@ -119,6 +126,21 @@ export function SearchSettingsDrawer({ app, onClose }: { app: SearchApp | null; 
         </Form.Item>
         <Form.Item name="chat_id" label={t('search.apps.chatModel')} tooltip={t('search.apps.chatModelTip')}>
           <Select allowClear options={modelOptions(chat.data)} loading={chat.isPending} />
+        </Form.Item>
+        <Form.Item
+          name="tavily_api_key"
+          label={t('search.apps.tavilyApiKey')}
+          tooltip={t('search.apps.tavilyApiKeyTip')}
+        >
+          <Input.Password autoComplete="off" placeholder="tvly-…" aria-label={t('search.apps.tavilyApiKey')} />
+        </Form.Item>
+        <Form.Item
+          name="web_search"
+          label={t('search.apps.switch.web_search')}
+          valuePropName="checked"
+          extra={hasKey ? undefined : t('search.apps.webSearchNeedsKey')}
+        >
+          <Switch disabled={!hasKey} aria-label={t('search.apps.switch.web_search')} />
         </Form.Item>
         {SWITCHES.map((key) => (
           <Form.Item key={key} name={key} label={t(`search.apps.switch.${key}`)} valuePropName="checked">

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SEARCH_CONFIG } from '@lectern/shared';
-import { cleanRelated, configOf, formOf, mindMapTree, panelsOf, shareLink } from './search-state';
+import {
+  cleanRelated,
+  configOf,
+  formOf,
+  hasWebSearchKey,
+  mindMapTree,
+  panelsOf,
+  shareLink,
+} from './search-state';
 
 describe('search page helpers', () => {
   it('turns the mind map into a tree with unique keys, even for repeated labels', () => {
@@ -80,6 +88,8 @@ describe('search page helpers', () => {
       keyword: false,
       use_kg: false,
       highlight: false,
+      web_search: false,
+      tavily_api_key: '',
       meta_data_filter: {},
     });
     // The metadata filter goes through the builder's draft and back unchanged.
@@ -99,6 +109,44 @@ describe('search page helpers', () => {
       chat_id: '',
       rerank_id: '',
     });
+  });
+
+  it('round-trips web search and the masked Tavily key through the settings form', () => {
+    // The server shows the stored key masked (first 4 … last 4); the form holds it as shown.
+    const masked = 'tvly…9XyZ';
+    const app = {
+      name: 'Web',
+      description: 'with the web',
+      search_config: { ...DEFAULT_SEARCH_CONFIG, web_search: true, tavily_api_key: masked },
+    };
+    const form = formOf(app);
+    expect(form).toMatchObject({ web_search: true, tavily_api_key: masked });
+    expect(hasWebSearchKey(form.tavily_api_key)).toBe(true);
+    // Saved untouched: the mask goes back as shown (the server then keeps the stored key).
+    expect(configOf(form)).toMatchObject({ web_search: true, tavily_api_key: masked });
+    // A new key replaces it, trimmed.
+    expect(configOf({ ...form, tavily_api_key: '  tvly-new-key-123  ' })).toMatchObject({
+      web_search: true,
+      tavily_api_key: 'tvly-new-key-123',
+    });
+    // Clearing the key removes it and turns web search off, whatever the (disabled) switch still holds.
+    expect(configOf({ ...form, tavily_api_key: '   ' })).toMatchObject({
+      web_search: false,
+      tavily_api_key: '',
+    });
+    expect(hasWebSearchKey('   ')).toBe(false);
+    // Switched off with a key: the key stays, web search is off.
+    expect(configOf({ ...form, web_search: false })).toMatchObject({
+      web_search: false,
+      tavily_api_key: masked,
+    });
+    // An app that never had a key: the form starts empty, off.
+    const plain = formOf({ name: 'Plain', description: null, search_config: DEFAULT_SEARCH_CONFIG });
+    expect(plain).toMatchObject({ web_search: false, tavily_api_key: '' });
+    expect(hasWebSearchKey(plain.tavily_api_key)).toBe(false);
+    // And the round trip of everything: form → config → form is stable.
+    const again = formOf({ ...app, search_config: { ...app.search_config, ...configOf(form) } });
+    expect(again).toEqual(form);
   });
 
   it('builds the share link with the app id and the beta token', () => {

@@ -70,6 +70,10 @@ export interface SettingsForm {
   keyword: boolean;
   use_kg: boolean;
   highlight: boolean;
+  /** Web results in the AI summary; only sent as on while the app has a key. */
+  web_search: boolean;
+  /** The Tavily key as the server shows it (masked); sent back unchanged it keeps the stored key. */
+  tavily_api_key: string;
   /** `meta_data_filter`: `{}` (off), manual conditions, or automatic. */
   meta_data_filter: MetaDataFilter;
 }
@@ -97,12 +101,23 @@ export function formOf(app: {
     keyword: c.keyword,
     use_kg: c.use_kg,
     highlight: c.highlight,
+    web_search: c.web_search,
+    tavily_api_key: c.tavily_api_key ?? '',
     meta_data_filter: filterOf(draftOf(c.meta_data_filter)),
   };
 }
 
-/** The `search_config` to send for the form (keyword weight = 1 − vector weight, API.md §8). */
+/** Web search needs a Tavily key: without one its switch is off and disabled. */
+export function hasWebSearchKey(key: string | null | undefined): boolean {
+  return (key ?? '').trim() !== '';
+}
+
+/**
+ * The `search_config` to send for the form (keyword weight = 1 − vector weight, API.md §8). The key
+ * goes back as shown (the mask keeps the stored key, `""` removes it); web search is on only with a key.
+ */
 export function configOf(form: SettingsForm): SearchConfigInput {
+  const tavilyKey = (form.tavily_api_key ?? '').trim();
   return {
     kb_ids: form.kb_ids,
     chat_id: form.chat_id ?? '',
@@ -116,6 +131,8 @@ export function configOf(form: SettingsForm): SearchConfigInput {
     keyword: form.keyword,
     use_kg: form.use_kg,
     highlight: form.highlight,
+    web_search: form.web_search === true && hasWebSearchKey(tavilyKey),
+    tavily_api_key: tavilyKey,
     meta_data_filter: form.meta_data_filter ?? {},
   };
 }
