@@ -8,23 +8,6 @@
 import { fileContract } from './file.js';
 import type { RouteContract } from './route.js';
 
-/** The §12 routes that get a twin (keys of `fileContract`). */
-export const PUBLIC_FILE_ROUTES = [
-  'list',
-  'upload',
-  'create',
-  'rm',
-  'rename',
-  'get',
-  'mv',
-  'allParentFolder',
-  'rootFolder',
-  'parentFolder',
-  'convert',
-  'unlink',
-] as const;
-type TwinnedName = (typeof PUBLIC_FILE_ROUTES)[number];
-
 /** `/v1/file/list` → `/api/v1/file/list`. */
 type TwinPath<P extends string> = P extends `/v1/${infer Rest}` ? `/api/v1/${Rest}` : never;
 
@@ -34,18 +17,27 @@ export type PublicTwin<R extends RouteContract> = Omit<R, 'path' | 'auth'> & {
   auth: 'apiKey';
 };
 
-type PublicFileContract = { [K in TwinnedName]: PublicTwin<(typeof fileContract)[K]> };
-
 /** The `/api/v1` path of a `/v1` route. */
-export function publicTwinPath(path: string): string {
+export function publicTwinPath<P extends string>(path: P): TwinPath<P> {
   if (!path.startsWith('/v1/')) throw new Error(`not a /v1 route: ${path}`);
-  return `/api${path}`;
+  return `/api${path}` as TwinPath<P>;
 }
 
 function twinOf<R extends RouteContract>(entry: R): PublicTwin<R> {
-  return { ...entry, path: publicTwinPath(entry.path), auth: 'apiKey' } as PublicTwin<R>;
+  return { ...entry, path: publicTwinPath(entry.path), auth: 'apiKey' };
 }
 
-export const publicFilesContract = Object.fromEntries(
-  PUBLIC_FILE_ROUTES.map((name) => [name, twinOf(fileContract[name])]),
-) as PublicFileContract;
+export const publicFilesContract = {
+  list: twinOf(fileContract.list),
+  upload: twinOf(fileContract.upload),
+  create: twinOf(fileContract.create),
+  rm: twinOf(fileContract.rm),
+  rename: twinOf(fileContract.rename),
+  get: twinOf(fileContract.get),
+  mv: twinOf(fileContract.mv),
+  allParentFolder: twinOf(fileContract.allParentFolder),
+  rootFolder: twinOf(fileContract.rootFolder),
+  parentFolder: twinOf(fileContract.parentFolder),
+  convert: twinOf(fileContract.convert),
+  unlink: twinOf(fileContract.unlink),
+};
