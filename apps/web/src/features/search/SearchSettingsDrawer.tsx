@@ -42,7 +42,7 @@ export function SearchSettingsDrawer({ app, onClose }: { app: SearchApp | null; 
   useEffect(() => {
     if (!hasWebSearchKey(form.getFieldValue('tavily_api_key')) && form.getFieldValue('web_search'))
       form.setFieldValue('web_search', false);
-  }, [hasKey, form]);
+  }, [app, hasKey, form]);
 
   const submit = async (values: SettingsForm) => {
     if (!app) return;
