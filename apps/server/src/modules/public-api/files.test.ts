@@ -118,9 +118,10 @@ describe('/api/v1/file — the file manager with an API key', () => {
     const raw = list.data!.files.find((f) => f.name === 'raw')!;
     expect(raw).toMatchObject({ type: 'folder', size: '# second'.length });
     expect(q2!.parent_id).toBe(raw.id);
-    expect(
-      await api(server, key, 'GET', `/api/v1/file/list?parent_id=${'0'.repeat(32)}`),
-    ).toMatchObject({ code: 102, message: 'Folder not found!' });
+    expect(await api(server, key, 'GET', `/api/v1/file/list?parent_id=${'0'.repeat(32)}`)).toMatchObject({
+      code: 102,
+      message: 'Folder not found!',
+    });
 
     expect(await bytesOf(server, key, q1!.id)).toMatchObject({ status: 200, text: 'first quarter' });
     expect(JSON.parse((await bytesOf(server, key, folder.id)).text)).toMatchObject({
@@ -171,9 +172,10 @@ describe('/api/v1/file — the file manager with an API key', () => {
       code: 0,
       data: true,
     });
-    expect(
-      await api(server, key, 'GET', `/api/v1/file/list?parent_id=${folder.id}`),
-    ).toMatchObject({ code: 102, message: 'Folder not found!' });
+    expect(await api(server, key, 'GET', `/api/v1/file/list?parent_id=${folder.id}`)).toMatchObject({
+      code: 102,
+      message: 'Folder not found!',
+    });
     expect((await bytesOf(server, key, q2!.id)).text).toMatch(/"code":102/);
     expect(await api(server, key, 'POST', '/api/v1/file/rm', { file_ids: [q1!.id] })).toMatchObject({
       code: 102,
@@ -193,7 +195,11 @@ describe('/api/v1/file — the file manager with an API key', () => {
     );
     expect(links.code, links.message).toBe(0);
     expect(links.data).toEqual([
-      expect.objectContaining({ file_id: file!.id, kb_id: dataset.data!.id, document_id: expect.any(String) }),
+      expect.objectContaining({
+        file_id: file!.id,
+        kb_id: dataset.data!.id,
+        document_id: expect.any(String),
+      }),
     ]);
     const docs = await api<{ docs: Array<{ id: string; name: string }> }>(
       server,
@@ -231,10 +237,12 @@ describe('/api/v1/file — the file manager with an API key', () => {
   });
 
   it("never lets another tenant's key reach the files (109, data unchanged)", async () => {
-    const folder = (await api<FileRow>(server, key, 'POST', '/api/v1/file/create', {
-      name: 'Private',
-      type: 'folder',
-    })).data!;
+    const folder = (
+      await api<FileRow>(server, key, 'POST', '/api/v1/file/create', {
+        name: 'Private',
+        type: 'folder',
+      })
+    ).data!;
     const [secret] = (await uploadTo(server, key, [{ name: 'secret.txt', data: 'top secret' }], folder.id))
       .data!;
     const bobRoot = (await api<{ root_folder: FileRow }>(server, bobKey, 'GET', '/api/v1/file/root_folder'))
@@ -253,7 +261,10 @@ describe('/api/v1/file — the file manager with an API key', () => {
       api(server, bobKey, 'POST', '/api/v1/file/create', { name: 'intruder', parent_id: folder.id }),
       api(server, bobKey, 'POST', '/api/v1/file/rm', { file_ids: [secret!.id] }),
       api(server, bobKey, 'POST', '/api/v1/file/rename', { file_id: secret!.id, name: 'mine.txt' }),
-      api(server, bobKey, 'POST', '/api/v1/file/mv', { src_file_ids: [secret!.id], dest_file_id: bobRoot.id }),
+      api(server, bobKey, 'POST', '/api/v1/file/mv', {
+        src_file_ids: [secret!.id],
+        dest_file_id: bobRoot.id,
+      }),
       api(server, bobKey, 'GET', `/api/v1/file/all_parent_folder?file_id=${secret!.id}`),
       api(server, bobKey, 'GET', `/api/v1/file/parent_folder?file_id=${secret!.id}`),
       api(server, bobKey, 'POST', '/api/v1/file2document/rm', { file_ids: [secret!.id] }),

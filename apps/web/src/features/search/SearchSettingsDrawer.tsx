@@ -132,7 +132,11 @@ export function SearchSettingsDrawer({ app, onClose }: { app: SearchApp | null; 
           label={t('search.apps.tavilyApiKey')}
           tooltip={t('search.apps.tavilyApiKeyTip')}
         >
-          <Input.Password autoComplete="off" placeholder="tvly-…" aria-label={t('search.apps.tavilyApiKey')} />
+          <Input.Password
+            autoComplete="off"
+            placeholder="tvly-…"
+            aria-label={t('search.apps.tavilyApiKey')}
+          />
         </Form.Item>
         <Form.Item
           name="web_search"
