@@ -25,6 +25,20 @@ describe('metadata settings → fields', () => {
     ]);
   });
 
+  it('reads the list the KB settings form stores (key, description, type, optional enum)', () => {
+    expect(
+      metadataFields([
+        { key: 'author', description: 'Who', type: 'string' },
+        { key: 'year', description: 'Year written', type: 'number' },
+        { key: 'topics', description: '', type: 'list', enum: ['ai', 'db'] },
+      ]),
+    ).toEqual([
+      { key: 'author', description: 'Who', type: 'string', options: null },
+      { key: 'year', description: 'Year written', type: 'number', options: null },
+      { key: 'topics', description: '', type: 'list', options: ['ai', 'db'] },
+    ]);
+  });
+
   it('nothing usable → no fields (extraction does not run)', () => {
     expect(metadataFields(undefined)).toEqual([]);
     expect(metadataFields({})).toEqual([]);

@@ -8,6 +8,7 @@ import {
   type RaptorConfig,
 } from '@lectern/shared';
 import { fromPages, toPages, type PageRange } from './page-ranges';
+import { metaSettingRows, toMetaSetting, type MetaSettingRow } from './structure-config';
 
 /** The configuration form of a knowledge base: which settings each chunk method uses, and conversions. */
 
@@ -23,28 +24,34 @@ export type ParserField =
   | 'tags'
   | 'entityTypes'
   | 'raptor'
-  | 'graphrag';
+  | 'graphrag'
+  | 'childrenDelimiter'
+  | 'tocExtraction'
+  | 'metadata'
+  | 'fieldMap';
 
 const PDF_LAYOUT: ParserField[] = ['layout', 'taskPageSize', 'pages'];
-const ENRICH: ParserField[] = ['autoKeywords', 'autoQuestions', 'tags'];
+const ENRICH: ParserField[] = ['autoKeywords', 'autoQuestions', 'tags', 'metadata'];
 const HIERARCHY: ParserField[] = ['raptor', 'graphrag'];
+/** Parent/child chunks and a table of contents: for methods whose chunks are running text. */
+const STRUCTURE: ParserField[] = ['childrenDelimiter', 'tocExtraction'];
 
 /** Settings each chunk method reads (API.md §19.7); the rest are kept but not shown. */
 export const METHOD_FIELDS: Record<string, readonly ParserField[]> = {
-  naive: [...PDF_LAYOUT, 'chunkTokenNum', 'delimiter', 'html4excel', ...ENRICH, ...HIERARCHY],
-  book: [...PDF_LAYOUT, ...ENRICH, ...HIERARCHY],
-  laws: [...PDF_LAYOUT, ...ENRICH, ...HIERARCHY],
-  manual: [...PDF_LAYOUT, ...ENRICH, ...HIERARCHY],
-  paper: [...PDF_LAYOUT, ...ENRICH, ...HIERARCHY],
-  presentation: [...PDF_LAYOUT, ...ENRICH, ...HIERARCHY],
-  qa: [...PDF_LAYOUT, 'tags', ...HIERARCHY],
+  naive: [...PDF_LAYOUT, 'chunkTokenNum', 'delimiter', 'html4excel', ...STRUCTURE, ...ENRICH, ...HIERARCHY],
+  book: [...PDF_LAYOUT, ...STRUCTURE, ...ENRICH, ...HIERARCHY],
+  laws: [...PDF_LAYOUT, ...STRUCTURE, ...ENRICH, ...HIERARCHY],
+  manual: [...PDF_LAYOUT, ...STRUCTURE, ...ENRICH, ...HIERARCHY],
+  paper: [...PDF_LAYOUT, ...STRUCTURE, ...ENRICH, ...HIERARCHY],
+  presentation: [...PDF_LAYOUT, ...STRUCTURE, ...ENRICH, ...HIERARCHY],
+  qa: [...PDF_LAYOUT, 'tags', 'metadata', ...HIERARCHY],
   resume: [...ENRICH],
-  table: [...ENRICH],
+  table: [...ENRICH, 'fieldMap'],
   picture: [...ENRICH],
-  one: ['layout', 'pages', ...ENRICH, ...HIERARCHY],
+  one: ['layout', 'pages', ...STRUCTURE, ...ENRICH, ...HIERARCHY],
   knowledge_graph: ['layout', 'pages', 'chunkTokenNum', 'delimiter', 'entityTypes'],
   tag: [],
-  email: [...ENRICH],
+  email: [...STRUCTURE, ...ENRICH],
   audio: [...ENRICH],
 };
 
@@ -61,7 +68,16 @@ export interface ParserConfigValues extends Omit<ParserConfig, 'pages' | 'raptor
   pages: PageRange[];
   raptor: RaptorConfig;
   graphrag: GraphragConfig;
+  /** Parent/child chunks (empty = off). */
+  children_delimiter: string;
+  toc_extraction: boolean;
+  enable_metadata: boolean;
+  /** The metadata fields to extract, as form rows (stored as a list, `kb/update_metadata_setting`'s `metadata`). */
+  metadata: MetaSettingRow[];
 }
+
+/** Keys of a stored parser_config the form never sends back: the server writes them (the Table field map). */
+const SERVER_OWNED = ['field_map'] as const;
 
 export interface KbConfigValues {
   name: string;
@@ -85,7 +101,16 @@ export function parserValues(method: string, stored: ParserConfig | undefined): 
     pages: fromPages(config.pages),
     raptor: { ...defaults.raptor, ...(config.raptor ?? {}) },
     graphrag: { ...defaults.graphrag, ...(config.graphrag ?? {}) },
+    children_delimiter: typeof stored?.children_delimiter === 'string' ? stored.children_delimiter : '',
+    toc_extraction: extra(stored).toc_extraction === true,
+    enable_metadata: extra(stored).enable_metadata === true,
+    metadata: metaSettingRows(extra(stored).metadata),
   };
+}
+
+/** Keys of a stored parser_config that the shared type does not list (API.md §19.6 "other keys"). */
+function extra(config: ParserConfig | undefined): Record<string, unknown> {
+  return (config ?? {}) as Record<string, unknown>;
 }
 
 export function toFormValues(kb: KbDetail): KbConfigValues {
@@ -102,14 +127,27 @@ export function toFormValues(kb: KbDetail): KbConfigValues {
   };
 }
 
-/** Form rows → a stored parser_config: empty page lists are dropped (= the whole document). */
+/**
+ * Form rows → a stored parser_config: empty page lists are dropped (= the whole document), an empty
+ * child delimiter is dropped (= no child chunks), metadata rows become the stored list (only when the
+ * KB had a setting or the form lists fields), and server-owned keys keep their stored value.
+ */
 export function toParserConfig(base: ParserConfig, values: Partial<ParserConfigValues>): ParserConfig {
-  const { pages, ...rest } = values;
-  const config: ParserConfig = { ...base, ...rest };
+  const { pages, metadata, children_delimiter, ...rest } = values;
+  const config: Record<string, unknown> = { ...base, ...rest };
   const stored = toPages(pages);
   if (stored.length > 0) config.pages = stored;
   else delete config.pages;
-  return config;
+  if (children_delimiter) config.children_delimiter = children_delimiter;
+  else delete config.children_delimiter;
+  if (metadata !== undefined && (metadata.length > 0 || extra(base).metadata !== undefined)) {
+    config.metadata = toMetaSetting(metadata);
+  }
+  for (const key of SERVER_OWNED) {
+    if (extra(base)[key] !== undefined) config[key] = extra(base)[key];
+    else delete config[key];
+  }
+  return config as ParserConfig;
 }
 
 /**

@@ -92,6 +92,16 @@ describe('the assistant form', () => {
     });
   });
 
+  it('round-trips the table-of-contents switch next to the knowledge-graph one', () => {
+    expect(newDialogValues(texts, 'm').toc_enhance).toBe(false);
+    const off = dialogToValues(stored);
+    expect(off.toc_enhance).toBe(false);
+    const on = dialogToValues({ ...stored, prompt_config: { ...stored.prompt_config, toc_enhance: true } });
+    expect(on.toc_enhance).toBe(true);
+    expect(valuesToSetBody(on, stored).prompt_config).toMatchObject({ toc_enhance: true, use_kg: false });
+    expect(valuesToSetBody({ ...on, toc_enhance: false }, stored).prompt_config.toc_enhance).toBe(false);
+  });
+
   it('clears the empty response when no knowledge base is selected (SPEC §5)', () => {
     const v = { ...newDialogValues(texts, 'm'), name: ' Web only ', kb_ids: [], tavily_api_key: ' tvly-1 ' };
     const body = valuesToSetBody(v);

@@ -34,6 +34,8 @@ export interface DialogFormValues {
   refine_multiturn: boolean;
   reasoning: boolean;
   use_kg: boolean;
+  /** Retrieval also follows the documents' tables of contents (KBs with `toc_extraction`). */
+  toc_enhance: boolean;
   self_rag: boolean;
   /** `meta_data_filter`: `{}` (off), manual conditions, or automatic. */
   meta_data_filter: MetaDataFilter;
@@ -98,6 +100,7 @@ export function newDialogValues(texts: DefaultTexts, defaultLlmId: string): Dial
     refine_multiturn: false,
     reasoning: false,
     use_kg: false,
+    toc_enhance: false,
     self_rag: false,
     meta_data_filter: {},
     system: texts.system,
@@ -132,6 +135,7 @@ export function dialogToValues(dialog: Dialog): DialogFormValues {
     refine_multiturn: pc.refine_multiturn === true,
     reasoning: pc.reasoning === true,
     use_kg: pc.use_kg === true,
+    toc_enhance: pc.toc_enhance === true,
     self_rag: pc.self_rag === true,
     meta_data_filter: filterOf(draftOf(dialog.meta_data_filter)),
     system: pc.system ?? '',
@@ -183,6 +187,7 @@ export function valuesToSetBody(values: DialogFormValues, base?: Dialog): Dialog
       reasoning: values.reasoning,
       tavily_api_key: (values.tavily_api_key ?? '').trim(),
       use_kg: values.use_kg,
+      toc_enhance: values.toc_enhance === true,
       tts: values.tts,
       self_rag: values.self_rag,
     },

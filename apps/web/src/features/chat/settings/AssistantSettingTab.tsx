@@ -45,6 +45,7 @@ const SWITCHES = [
   ['refine_multiturn', 'chat.refineMultiturn', 'chat.refineMultiturnTip'],
   ['reasoning', 'chat.reasoning', 'chat.reasoningTip'],
   ['use_kg', 'chat.useKg', 'chat.useKgTip'],
+  ['toc_enhance', 'chat.tocEnhance', 'chat.tocEnhanceTip'],
   ['self_rag', 'chat.selfRag', 'chat.selfRagTip'],
 ] as const;
 

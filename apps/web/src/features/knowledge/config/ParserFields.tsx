@@ -49,7 +49,7 @@ export function TaskPageSizeField({ prefix }: { prefix: Prefix }) {
   );
 }
 
-function DelimiterInput({
+export function DelimiterInput({
   value,
   onChange,
   id,

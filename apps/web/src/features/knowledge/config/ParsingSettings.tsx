@@ -7,6 +7,7 @@ import { maxChunkTokens, methodUses } from '../config-form';
 import { MethodDescription, MethodSelect } from './MethodSelect';
 import { numberRules } from './number-rules';
 import { DelimiterField, LayoutField, PageRangesField, TaskPageSizeField } from './ParserFields';
+import { ChildrenDelimiterField, FieldMapView, MetadataSettings, TocExtractionField } from './StructureSettings';
 
 const P = ['parser_config'] as const;
 
@@ -39,6 +40,8 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
         </Form.Item>
       )}
       {uses('delimiter') && <DelimiterField prefix={P} />}
+      {uses('childrenDelimiter') && <ChildrenDelimiterField />}
+      {uses('tocExtraction') && <TocExtractionField />}
       {uses('layout') && <LayoutField prefix={P} />}
       {uses('taskPageSize') && <TaskPageSizeField prefix={P} />}
       {uses('pages') && <PageRangesField prefix={P} form={form} />}
@@ -60,6 +63,9 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
         >
           <Select mode="tags" style={{ maxWidth: 640 }} tokenSeparators={[',']} open={false} />
         </Form.Item>
+      )}
+      {uses('fieldMap') && (
+        <FieldMapView fieldMap={(kb.parser_config as Record<string, unknown> | undefined)?.field_map} />
       )}
       <Form.Item
         name="pagerank"
@@ -118,6 +124,7 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
           )}
         </>
       )}
+      {uses('metadata') && <MetadataSettings form={form} />}
     </>
   );
 }
