@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KbDetail } from '@lectern/shared';
+import type { KbDetail, ParserConfig } from '@lectern/shared';
 import { methodUses, toFormValues, toUpdateBody } from './config-form';
 import {
   childDelimiterProblem,
@@ -10,7 +10,7 @@ import {
   toMetaSetting,
 } from './structure-config';
 
-function kbWith(parserId: string, parserConfig: Record<string, unknown>): KbDetail {
+function kbWith(parserId: KbDetail['parser_id'], parserConfig: Record<string, unknown>): KbDetail {
   return {
     id: 'k1',
     embd_id: 'bge@Builtin',
@@ -26,7 +26,8 @@ function kbWith(parserId: string, parserConfig: Record<string, unknown>): KbDeta
     pipeline_id: null,
     pipeline_name: null,
     pipeline_avatar: null,
-    parser_config: parserConfig,
+    // Keys the shared type does not list (toc_extraction, metadata, field_map) travel as stored.
+    parser_config: parserConfig as ParserConfig,
     pagerank: 0,
     graphrag_task_id: null,
     graphrag_task_finish_at: null,

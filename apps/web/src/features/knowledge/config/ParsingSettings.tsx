@@ -65,7 +65,7 @@ export function ParsingSettings({ kb, form }: { kb: KbDetail; form: FormInstance
         </Form.Item>
       )}
       {uses('fieldMap') && (
-        <FieldMapView fieldMap={(kb.parser_config as Record<string, unknown> | undefined)?.field_map} />
+        <FieldMapView fieldMap={(kb.parser_config as Record<string, unknown>).field_map} />
       )}
       <Form.Item
         name="pagerank"
