@@ -84,7 +84,10 @@ export function metaRowProblem(rows: Partial<MetaSettingRow>[], index: number): 
 }
 
 /** With extraction on, at least one field must be listed (otherwise nothing would be extracted). */
-export function metaListProblem(enabled: boolean, rows: Partial<MetaSettingRow>[] | undefined): 'noFields' | null {
+export function metaListProblem(
+  enabled: boolean,
+  rows: Partial<MetaSettingRow>[] | undefined,
+): 'noFields' | null {
   return enabled && (rows ?? []).length === 0 ? 'noFields' : null;
 }
 

@@ -7,7 +7,12 @@ import { maxChunkTokens, methodUses } from '../config-form';
 import { MethodDescription, MethodSelect } from './MethodSelect';
 import { numberRules } from './number-rules';
 import { DelimiterField, LayoutField, PageRangesField, TaskPageSizeField } from './ParserFields';
-import { ChildrenDelimiterField, FieldMapView, MetadataSettings, TocExtractionField } from './StructureSettings';
+import {
+  ChildrenDelimiterField,
+  FieldMapView,
+  MetadataSettings,
+  TocExtractionField,
+} from './StructureSettings';
 
 const P = ['parser_config'] as const;
 

@@ -12,7 +12,15 @@ describe('structure settings fields', () => {
       </Form>,
     );
     expect(html).toContain('Table columns');
-    for (const text of ['Age', 'Integer', 'age_long', 'Joined', 'Date and time', 'Name/Full name', 'Free text'])
+    for (const text of [
+      'Age',
+      'Integer',
+      'age_long',
+      'Joined',
+      'Date and time',
+      'Name/Full name',
+      'Free text',
+    ])
       expect(html).toContain(text);
     expect(html).not.toContain('No table has been parsed yet.');
   });

@@ -115,7 +115,10 @@ export function MetadataSettings({ form }: { form: FormInstance }) {
                     <Select
                       aria-label={t('knowledge.metadataTypeAria', { n: index + 1 })}
                       style={{ width: 120 }}
-                      options={META_TYPES.map((v) => ({ value: v, label: t(`knowledge.metadataTypes.${v}`) }))}
+                      options={META_TYPES.map((v) => ({
+                        value: v,
+                        label: t(`knowledge.metadataTypes.${v}`),
+                      }))}
                     />
                   </Form.Item>
                   <Form.Item name={[field.name, 'enum']} style={{ marginBottom: 8 }}>
