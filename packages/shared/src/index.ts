@@ -6,3 +6,4 @@ export * from './chat.js';
 export * from './chunk.js';
 export * from './metadata-filter.js';
 export * from './contract/index.js';
+export * from './progress-messages.js';

@@ -9,6 +9,7 @@
  * Bad answers never stop the job: a failed call, an empty answer or unreadable records are counted and
  * the chunk contributes what could be read. Cancellation (the signal) does stop it, at once.
  */
+import { progressMessage } from '@lectern/shared';
 import { isAbortError, mapConcurrent, throwIfAborted } from './concurrency.js';
 import { addUsage, emptyUsage, type ChatTurn, type GraphChatModel, type TokenUsage } from './ports.js';
 import {
@@ -94,13 +95,18 @@ export function mergeStats(into: ExtractionStats, add: ExtractionStats): Extract
   return into;
 }
 
-/** One-line account of a run, for the task log. */
-export function describeStats(s: ExtractionStats): string {
-  return (
-    `${s.entities} entities, ${s.relations} relations from ${s.chunks} chunks (${s.calls} model calls` +
-    `, ${s.failedCalls} failed, ${s.emptyAnswers} empty answers, ${s.malformedRecords} malformed records skipped` +
-    `, ${s.filteredEntities} entities of other types dropped)`
-  );
+/** The task-log line of a finished extraction. */
+export function extractionDoneMessage(s: ExtractionStats): string {
+  return progressMessage('graphExtractionDone', {
+    entities: s.entities,
+    relations: s.relations,
+    chunks: s.chunks,
+    calls: s.calls,
+    failed: s.failedCalls,
+    empty: s.emptyAnswers,
+    malformed: s.malformedRecords,
+    filtered: s.filteredEntities,
+  });
 }
 
 /**

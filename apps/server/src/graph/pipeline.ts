@@ -11,10 +11,11 @@
  * It throws only on cancellation, or when nothing at all could be extracted because of model trouble
  * (the caller then keeps the stored graph, so the knowledge base keeps working).
  */
+import { progressMessage } from '@lectern/shared';
 import { detectCommunities, assignPageRank, type Community } from './communities.js';
 import {
-  describeStats,
   extractGraph,
+  extractionDoneMessage,
   extractionFailure,
   type ChunkInput,
   type ExtractionMethod,
@@ -104,7 +105,12 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
   );
   progress(
     0.01,
-    `Start to extract entities and relations from ${chunks.length} chunks of ${input.documents.length} documents (${config.method}, ${ports.concurrency} model calls at once).`,
+    progressMessage('graphExtractStart', {
+      chunks: chunks.length,
+      docs: input.documents.length,
+      method: config.method,
+      concurrency: ports.concurrency,
+    }),
   );
   const reportEvery = Math.max(1, Math.ceil(chunks.length / 50));
   const extraction = await extractGraph(chunks, {
@@ -119,13 +125,13 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
       if (done % reportEvery === 0 || done === total) {
         progress(
           0.05 + 0.65 * (done / total),
-          `Extracted ${done}/${total} chunks: ${s.entities} entities, ${s.relations} relations.`,
+          progressMessage('graphExtracted', { done, total, entities: s.entities, relations: s.relations }),
         );
       }
     },
   });
   addUsage(usage, extraction.usage);
-  progress(undefined, `Extraction done: ${describeStats(extraction.stats)}.`);
+  progress(undefined, extractionDoneMessage(extraction.stats));
   const failure = extractionFailure(extraction.stats);
   if (failure) throw new Error(failure);
 
@@ -146,7 +152,14 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
   changed.edges = [...new Set(changed.edges)].filter((e) => graph.hasEdge(e));
   progress(
     0.72,
-    `Merged ${subgraphs.size} document graphs: the graph has ${graph.order} entities and ${graph.size} relations${dangling ? ` (${dangling} relations to unextracted entities skipped)` : ''}.`,
+    dangling
+      ? progressMessage('graphMergedDangling', {
+          docs: subgraphs.size,
+          entities: graph.order,
+          relations: graph.size,
+          dangling,
+        })
+      : progressMessage('graphMerged', { docs: subgraphs.size, entities: graph.order, relations: graph.size }),
   );
 
   const summaries = await summarizeLongDescriptions(
@@ -164,7 +177,9 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
   if (summaries.summarized || summaries.failed) {
     progress(
       0.78,
-      `Summarized ${summaries.summarized} long descriptions${summaries.failed ? ` (${summaries.failed} failed, kept as merged)` : ''}.`,
+      summaries.failed
+        ? progressMessage('graphSummarizedFailed', { count: summaries.summarized, failed: summaries.failed })
+        : progressMessage('graphSummarized', { count: summaries.summarized }),
     );
   }
 
@@ -185,21 +200,24 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
       if (r.merges.some((m) => m.kept === s || m.kept === t)) changed.edges.push(e);
     });
     changed.edges = [...new Set(changed.edges)];
+    const merged = r.merges.reduce((s, m) => s + m.merged.length, 0);
     progress(
       0.84,
-      `Entity resolution: ${r.candidates} candidate pairs, ${r.merges.reduce((s, m) => s + m.merged.length, 0)} entities merged${r.failedBatches ? `, ${r.failedBatches} batches unanswered` : ''}.`,
+      r.failedBatches
+        ? progressMessage('graphResolutionFailed', { pairs: r.candidates, merged, failed: r.failedBatches })
+        : progressMessage('graphResolution', { pairs: r.candidates, merged }),
     );
   }
 
   assignPageRank(graph);
   // PageRank changes every node: all of them need their rank re-indexed (not their embeddings).
-  progress(0.86, 'PageRank computed.');
+  progress(0.86, progressMessage('graphPageRank'));
 
   let communities: Community[] = [];
   let reports: CommunityReport[] = [];
   if (config.community) {
     communities = detectCommunities(graph, { seed: ports.seed ?? 0 });
-    progress(0.88, `Found ${communities.length} communities.`);
+    progress(0.88, progressMessage('graphCommunities', { count: communities.length }));
     const written = await writeCommunityReports(graph, communities, {
       model: ports.model,
       concurrency: ports.concurrency,
@@ -210,7 +228,9 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
     reports = written.reports;
     progress(
       0.97,
-      `Wrote ${reports.length} community reports${written.failed ? ` (${written.failed} unreadable or failed)` : ''}.`,
+      written.failed
+        ? progressMessage('graphReportsFailed', { count: reports.length, failed: written.failed })
+        : progressMessage('graphReports', { count: reports.length }),
     );
   }
 

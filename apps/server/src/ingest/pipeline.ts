@@ -8,6 +8,7 @@
  * so an upsert of the same chunk is idempotent anyway.
  */
 import { xxh64 } from '@node-rs/xxhash';
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../context.js';
 import { parseJson } from '../db/json.js';
 import { documentBlobKey } from '../storage/blob-refs.js';
@@ -85,7 +86,7 @@ async function dropPartialChunks(
     .where('id', '=', progress.task.id)
     .where('lease_owner', '=', owner)
     .execute();
-  await progress.report(null, `Removed ${partial.length} chunks of an interrupted earlier attempt.`);
+  await progress.report(null, progressMessage('removedPartialChunks', { count: partial.length }));
 }
 
 function toRecord(
@@ -138,14 +139,14 @@ export async function runParseTask(
   if (!doc || !kb) throw new TaskLost();
   await dropPartialChunks(ctx, progress, kb.id, owner);
   const config = effectiveParserConfig(doc.parser_id, parseJson<ParserConfig>(doc.parser_config, {}));
-  await progress.report(0.1, 'Start to parse.');
+  await progress.report(0.1, progressMessage('startParse'));
 
   let result: ParseChunkResult = { chunks: [], tokens: [], notes: [] };
   let bytes: Buffer | null = null;
   const blobKey = documentBlobKey(doc);
   if (doc.type !== 'virtual' && blobKey) {
     bytes = await ctx.blobs.get(blobKey);
-    if (!bytes) throw new Error('The uploaded file is missing from storage; upload it again.');
+    if (!bytes) throw new Error(progressMessage('fileMissing'));
     result = await ctx.parsePool.run<ParseChunkResult>(
       'parse-chunk',
       {
@@ -167,7 +168,7 @@ export async function runParseTask(
       },
     );
   } else {
-    await progress.report(0.8, 'Finish parsing.');
+    await progress.report(0.8, progressMessage('finishParse'));
   }
   for (const note of result.notes) await progress.report(null, note);
   await storeFieldMap(ctx, kb.id, result.fieldMap, progress);
@@ -176,7 +177,7 @@ export async function runParseTask(
     drafts = await describePictures(ctx, kb.tenant_id, { bytes, ext: doc.suffix }, drafts, progress, signal);
     result.tokens = drafts.map((d) => countTokens(d.content_with_weight));
   }
-  await progress.report(0.8, `Generate ${drafts.length} chunks`);
+  await progress.report(0.8, progressMessage('generateChunks', { count: drafts.length }));
 
   const llmId = typeof config.llm_id === 'string' && config.llm_id ? config.llm_id : '';
   await enrichChunks(ctx, kb.tenant_id, llmId, drafts, config, progress, signal);
@@ -247,8 +248,8 @@ export async function runParseTask(
   }
   const indexSeconds = ((Date.now() - indexStarted) / 1000).toFixed(2);
   await finishTask(ctx, progress, owner, doc, kb, chunkIds, counted, tokenSum, [
-    `Indexing done (${indexSeconds}s).`,
-    `Task done (${progress.elapsed().toFixed(2)}s)`,
+    progressMessage('indexingDone', { seconds: indexSeconds }),
+    progressMessage('taskDone', { seconds: progress.elapsed().toFixed(2) }),
   ]);
 }
 

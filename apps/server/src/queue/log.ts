@@ -1,4 +1,5 @@
 /** Progress-log lines of API.md §19.9: `HH:MM:SS Page(a~b): <msg>` (page part only for page ranges). */
+import { progressPagePrefix } from '@lectern/shared';
 import type { TaskTable } from '../db/types.js';
 
 /** Tasks that are not page ranges span this sentinel end (API.md §18 `task.to_page`). */
@@ -18,7 +19,7 @@ export function clock(ms = Date.now()): string {
 /** Page (or row) range of a split task; whole-document tasks have none. */
 export function pagePrefix(task: Pick<TaskTable, 'from_page' | 'to_page'>): string {
   if (task.to_page >= WHOLE_DOCUMENT_END) return '';
-  return `Page(${task.from_page + 1}~${task.to_page}): `;
+  return progressPagePrefix(task.from_page + 1, task.to_page);
 }
 
 export function logLine(task: Pick<TaskTable, 'from_page' | 'to_page'>, msg: string, ms?: number): string {

@@ -5,7 +5,14 @@
  * A cancelled task stops at its next report; a task whose lease was taken over stops without
  * writing anything more.
  */
-import { parseTaskPayload, type TaskKind, type TaskPayload } from '@lectern/shared';
+import {
+  parseTaskPayload,
+  progressMessage,
+  PROGRESS_CANCELED_MARK,
+  PROGRESS_ERROR_MARK,
+  type TaskKind,
+  type TaskPayload,
+} from '@lectern/shared';
 import type { Db } from '../db/connection.js';
 import { parseJson } from '../db/json.js';
 import type { TaskTable } from '../db/types.js';
@@ -102,18 +109,18 @@ export class TaskProgress {
 
   /** Ends the task as failed (progress −1) with an `[ERROR]` line, unless it is no longer ours. */
   async fail(message: string): Promise<void> {
-    await this.end(-1, `[ERROR]${message}`);
+    await this.end(-1, `${PROGRESS_ERROR_MARK}${message}`);
   }
 
   /** Ends a cancelled task: `… [Canceled]`, progress −1. */
   async cancelled(): Promise<void> {
-    await this.end(-1, `${this.lastStep()} [Canceled]`);
+    await this.end(-1, `${this.lastStep()}${PROGRESS_CANCELED_MARK}`);
   }
 
   private lastStep(): string {
     const last = this.log.split('\n').pop() ?? '';
     const m = /^\d\d:\d\d:\d\d (?:Page\(\d+~\d+\): )?(.*)$/.exec(last);
-    return m?.[1] || 'Task';
+    return m?.[1] || progressMessage('task');
   }
 
   private async end(progress: number, msg: string): Promise<void> {

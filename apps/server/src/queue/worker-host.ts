@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { TaskKind } from '@lectern/shared';
+import { progressMessage, type TaskKind } from '@lectern/shared';
 import type { AppContext } from '../context.js';
 import { claimNextTask, MAX_RETRIES, releaseLeases, renewLease } from './claim.js';
 import type { TaskHandler, TaskHandlers } from './handlers.js';
@@ -35,9 +35,9 @@ export function failureMessage(handler: TaskHandler, err: unknown): string {
   const own = handler.describeFailure?.(err);
   if (own) return own;
   const e = err instanceof Error ? err : new Error(String(err));
-  if (e.name === 'ModelError') return `The model call failed: ${e.message}`;
+  if (e.name === 'ModelError') return progressMessage('modelCallFailed', { error: e.message });
   const first = (e.message || 'unknown error').split('\n')[0].slice(0, 300);
-  return `The task failed: ${first}`;
+  return progressMessage('taskFailed', { error: first });
 }
 
 export async function startWorkerHost(
@@ -93,7 +93,7 @@ export async function startWorkerHost(
     try {
       if (task.retry_count > MAX_RETRIES) {
         await progress.fail(
-          ` The task was interrupted ${task.retry_count} times (its worker stopped while processing it) and was given up. Run the document again to retry.`,
+          ` ${progressMessage('taskInterrupted', { count: task.retry_count })}`,
         );
         stats.failed += 1;
         return;

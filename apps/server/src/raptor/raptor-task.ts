@@ -5,6 +5,7 @@
  * and its children. A run replaces the previous run's summaries only once it succeeded. Documents of
  * structured data are skipped (`Raptor skipped: <reason>`).
  */
+import { progressMessage } from '@lectern/shared';
 import type { ChunkRecord } from '../chunk-index/chunk-index.js';
 import type { AppContext } from '../context.js';
 import { parseJson } from '../db/json.js';
@@ -24,7 +25,7 @@ import { RAPTOR_PROMPT } from '../ingest/parser-config.js';
 import type { TaskHandler } from '../queue/handlers.js';
 import type { TaskProgress } from '../queue/progress.js';
 import { buildRaptorTree, type RaptorSettings, type RaptorSummary } from './raptor.js';
-import { raptorSkipMessage, raptorSkipReason } from './skip.js';
+import { raptorSkipLine } from './skip.js';
 
 export const RAPTOR_MARK = 'raptor';
 
@@ -90,12 +91,10 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
   const payload = progress.payload('raptor');
   const kb = await loadJobKb(ctx, payload.kb_id);
   const settings = raptorSettingsOf(kbParserConfig(kb));
-  await progress.report(0.01, 'Start RAPTOR.');
+  await progress.report(0.01, progressMessage('raptorStart'));
   const embedder = await jobEmbedder(ctx, kb);
   if (!embedder) {
-    throw new KbJobError(
-      'RAPTOR needs the knowledge base’s embedding model, which is not available: set a usable embedding model and run it again.',
-    );
+    throw new KbJobError(progressMessage('raptorNeedsEmbedding'));
   }
   const docs = await kbDocuments(ctx, kb.id, payload.doc_ids);
   const leaves: ChunkRecord[] = [];
@@ -103,16 +102,15 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
   const docOf = new Map<string, { id: string; name: string }>();
   let skipped = 0;
   for (const d of docs) {
-    const reason = raptorSkipReason({
-      parserId: d.parser_id,
-      suffix: d.suffix,
-      parserConfig: parseJson(d.parser_config, {}),
-    });
+    const skipLine = raptorSkipLine(
+      { parserId: d.parser_id, suffix: d.suffix, parserConfig: parseJson(d.parser_config, {}) },
+      d.name,
+    );
     const records = await docChunkRecords(ctx.chunkIndex, kb.id, d.id);
     for (const c of records) if (isRaptorSummary(c)) oldSummaries.push(c.id);
-    if (reason) {
+    if (skipLine) {
       skipped++;
-      await progress.report(null, `${raptorSkipMessage(reason)} (${d.name})`);
+      await progress.report(null, skipLine);
       continue;
     }
     for (const c of records) {
@@ -122,12 +120,10 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
     }
   }
   if (docs.length > 0 && skipped === docs.length) {
-    await finishKbTask(ctx, progress, 'raptor', 0, [
-      raptorSkipMessage('every document holds structured data'),
-    ]);
+    await finishKbTask(ctx, progress, 'raptor', 0, [progressMessage('raptorSkippedAll')]);
     return;
   }
-  if (leaves.length === 0) throw new KbJobError(`No documents in Knowledgebase ${kb.id}`);
+  if (leaves.length === 0) throw new KbJobError(progressMessage('noDocuments', { kb: kb.id }));
   // Listings carry no vectors: read them with the records.
   const withVectors: Array<{ id: string; text: string; vector: number[] }> = [];
   for (let i = 0; i < leaves.length; i += 1000) {
@@ -137,7 +133,7 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
   }
   await progress.report(
     0.05,
-    `Clustering ${withVectors.length} chunks of ${docs.length - skipped} documents.`,
+    progressMessage('raptorClustering', { chunks: withVectors.length, docs: docs.length - skipped }),
   );
   const model = await jobChatModel(ctx, kb);
   const reporter = chainedReporter(progress, hostSignal);
@@ -161,10 +157,22 @@ export async function runRaptorTask(ctx: AppContext, progress: TaskProgress, hos
   for (let i = 0; i < stale.length; i += 1000)
     await ctx.chunkIndex.deleteByIds(kb.id, stale.slice(i, i + 1000));
   await finishKbTask(ctx, progress, 'raptor', result.usage.totalTokens, [
-    `Summary tree: ${result.layerSizes.join(' -> ')} (${result.summaries.length} summaries${result.failedSummaries ? `, ${result.failedSummaries} clusters unanswered` : ''}; UMAP ${Math.round(result.timings.umapMs)} ms, GMM ${Math.round(result.timings.gmmMs)} ms).`,
-    `Indexed ${records.length} summary chunks (${stale.length} old ones removed).`,
+    summaryTreeLine(result),
+    progressMessage('raptorIndexed', { count: records.length, removed: stale.length }),
     usageLine(result.usage),
   ]);
+}
+
+function summaryTreeLine(result: Awaited<ReturnType<typeof buildRaptorTree>>): string {
+  const params = {
+    layers: result.layerSizes.join(' -> '),
+    count: result.summaries.length,
+    umap: Math.round(result.timings.umapMs),
+    gmm: Math.round(result.timings.gmmMs),
+  };
+  return result.failedSummaries
+    ? progressMessage('raptorTreeUnanswered', { ...params, failed: result.failedSummaries })
+    : progressMessage('raptorTree', params);
 }
 
 export function raptorTaskHandler(ctx: AppContext): TaskHandler {
@@ -173,7 +181,9 @@ export function raptorTaskHandler(ctx: AppContext): TaskHandler {
     describeFailure(err) {
       if (err instanceof KbJobError) return err.message;
       if (err instanceof Error && err.name !== 'ModelError') {
-        return `RAPTOR failed: ${(err.message || 'unknown error').split('\n')[0].slice(0, 300)}`;
+        return progressMessage('raptorFailed', {
+          error: (err.message || 'unknown error').split('\n')[0].slice(0, 300),
+        });
       }
       return undefined;
     },

@@ -10,6 +10,7 @@
  * order the model answers in. Summaries run on a pool of `concurrency` model calls.
  */
 import crypto from 'node:crypto';
+import { progressMessage } from '@lectern/shared';
 import { mapConcurrent, throwIfAborted, isAbortError } from '../graph/concurrency.js';
 import {
   addUsage,
@@ -177,10 +178,10 @@ export async function buildRaptorTree(
       .filter((x): x is { members: number[]; text: string } => x.text !== null);
     if (kept.length === 0) {
       if (depth === 1)
-        throw new Error(`RAPTOR failed: the chat model gave no summary for any of ${groups.length} clusters`);
+        throw new Error(progressMessage('raptorNoSummary', { count: groups.length }));
       progress(
         undefined,
-        `Layer ${depth}: no summary could be written; the tree stops at layer ${depth - 1}.`,
+        progressMessage('raptorLayerStopped', { layer: depth, previous: depth - 1 }),
       );
       break;
     }
@@ -202,7 +203,7 @@ export async function buildRaptorTree(
       });
       return { id, text: k.text, vector: vectors[i], sources };
     });
-    progress(undefined, `Cluster one layer: ${layer.length} -> ${next.length}`);
+    progress(undefined, progressMessage('raptorLayer', { from: layer.length, to: next.length }));
     layerSizes.push(next.length);
     if (next.length >= layer.length) break;
     layer = next;

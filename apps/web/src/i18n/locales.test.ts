@@ -67,7 +67,7 @@ const SAME_AS_ENGLISH: Record<string, readonly string[]> = {
     'team.status',
     'metadata.operator',
   ],
-  es: ['metadata.methods.manual'],
+  es: ['metadata.methods.manual', 'progress.error'],
   id: ['team.status', 'metadata.methods.manual', 'metadata.operator'],
   'pt-BR': ['metadata.methods.manual'],
 };

@@ -4,6 +4,7 @@
  * since are taken out; the graph, its community reports and its index records are written only when
  * the run succeeds, so a failed or cancelled run leaves the previous graph (and retrieval) as it was.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { TaskHandler } from '../../queue/handlers.js';
 import type { TaskProgress } from '../../queue/progress.js';
@@ -50,7 +51,7 @@ export async function runGraphragTask(
   const payload = progress.payload('graphrag');
   const kb = await loadJobKb(ctx, payload.kb_id);
   const config = graphConfigOf(kbParserConfig(kb), kb.language);
-  await progress.report(0.01, 'Start to build the knowledge graph.');
+  await progress.report(0.01, progressMessage('graphStart'));
   const docs = await kbDocuments(ctx, kb.id);
   const wanted = payload.doc_ids?.length ? new Set(payload.doc_ids) : null;
   const extracted = await extractedDocs(ctx.db.kysely, kb.id);
@@ -70,13 +71,19 @@ export async function runGraphragTask(
   const stored = await loadKbGraph(ctx.db.kysely, kb.id);
   await progress.report(
     0.02,
-    `${toExtract.length} documents to extract, ${docs.length - toExtract.length} already in the graph${removed.length ? `, ${removed.length} removed since the last run` : ''}.`,
+    removed.length
+      ? progressMessage('graphToExtractRemoved', {
+          count: toExtract.length,
+          kept: docs.length - toExtract.length,
+          removed: removed.length,
+        })
+      : progressMessage('graphToExtract', { count: toExtract.length, kept: docs.length - toExtract.length }),
   );
   if (toExtract.length === 0 && removed.length === 0 && stored.graph) {
-    await finishKbTask(ctx, progress, 'graphrag', 0, ['The knowledge graph is up to date.']);
+    await finishKbTask(ctx, progress, 'graphrag', 0, [progressMessage('graphUpToDate')]);
     return;
   }
-  if (docs.length === 0 && !stored.graph) throw new KbJobError(`No documents in Knowledgebase ${kb.id}`);
+  if (docs.length === 0 && !stored.graph) throw new KbJobError(progressMessage('noDocuments', { kb: kb.id }));
 
   const model = await jobChatModel(ctx, kb);
   const reporter = chainedReporter(progress, hostSignal);
@@ -102,7 +109,10 @@ export async function runGraphragTask(
 
   const embedder = await jobEmbedder(ctx, kb);
   const reports = config.community ? result.reports : [];
-  await progress.report(0.97, `Indexing ${result.graph.order} entities and ${result.graph.size} relations…`);
+  await progress.report(
+    0.97,
+    progressMessage('graphIndexing', { entities: result.graph.order, relations: result.graph.size }),
+  );
   const written = await writeGraphRecords(ctx.chunkIndex, kb, result.graph, reports, {
     embedder,
     signal: hostSignal,
@@ -115,7 +125,11 @@ export async function runGraphragTask(
     removed,
   });
   await finishKbTask(ctx, progress, 'graphrag', result.usage.totalTokens, [
-    `Indexed ${written.written} graph records (${written.embedded} embedded${embedder ? '' : ', keyword-only: no usable embedding model'}, ${written.deleted} removed).`,
+    progressMessage(embedder ? 'graphIndexed' : 'graphIndexedKeywordOnly', {
+      written: written.written,
+      embedded: written.embedded,
+      deleted: written.deleted,
+    }),
     usageLine(result.usage),
   ]);
 }
@@ -126,7 +140,9 @@ export function graphragTaskHandler(ctx: AppContext): TaskHandler {
     describeFailure(err) {
       if (err instanceof KbJobError) return err.message;
       if (err instanceof Error && err.name !== 'ModelError') {
-        return `Knowledge graph failed: ${(err.message || 'unknown error').split('\n')[0].slice(0, 300)}`;
+        return progressMessage('graphFailed', {
+          error: (err.message || 'unknown error').split('\n')[0].slice(0, 300),
+        });
       }
       return undefined;
     },

@@ -5,6 +5,7 @@
  * call (reports are chained; a cancel or lost lease found by a report aborts the run), and the final
  * write that ends the task and stamps the KB's `<kind>_task_finish_at` in one transaction.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { KnowledgebaseTable } from '../../db/tables/knowledge.js';
 import { parseJson } from '../../db/json.js';
@@ -31,7 +32,7 @@ export async function loadJobKb(ctx: AppContext, kbId: string): Promise<Knowledg
     .where('id', '=', kbId)
     .where('status', '=', '1')
     .executeTakeFirst();
-  if (!kb) throw new KbJobError('The knowledge base no longer exists.');
+  if (!kb) throw new KbJobError(progressMessage('kbGone'));
   return kb;
 }
 
@@ -44,14 +45,12 @@ export async function jobChatModel(ctx: AppContext, kb: KnowledgebaseTable): Pro
   const own = typeof cfg.llm_id === 'string' ? cfg.llm_id : '';
   const id = own || (await defaultModelId(ctx, kb.tenant_id, 'chat'));
   if (!id) {
-    throw new KbJobError(
-      'No chat model is set: choose a default chat model in the model settings (or the knowledge base’s own) and run the job again.',
-    );
+    throw new KbJobError(progressMessage('noChatModel'));
   }
   try {
     return await modelFor(ctx, kb.tenant_id, id, 'chat');
   } catch (err) {
-    throw new KbJobError(`The chat model ${id} cannot be used: ${(err as Error).message}`);
+    throw new KbJobError(progressMessage('chatModelUnusable', { model: id, error: (err as Error).message }));
   }
 }
 
@@ -94,7 +93,11 @@ export function chainedReporter(
 }
 
 export function usageLine(usage: TokenUsage): string {
-  return `Token usage: ${usage.promptTokens} prompt + ${usage.completionTokens} completion = ${usage.totalTokens} tokens.`;
+  return progressMessage('tokenUsage', {
+    prompt: usage.promptTokens,
+    completion: usage.completionTokens,
+    total: usage.totalTokens,
+  });
 }
 
 const FINISH_COLUMN = {
@@ -112,7 +115,10 @@ export async function finishKbTask(
   lines: string[],
 ): Promise<boolean> {
   const task = progress.task;
-  const log = progress.logWith(...lines, `Task done (${progress.elapsed().toFixed(2)}s)`);
+  const log = progress.logWith(
+    ...lines,
+    progressMessage('taskDone', { seconds: progress.elapsed().toFixed(2) }),
+  );
   return ctx.db.kysely.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable('task')

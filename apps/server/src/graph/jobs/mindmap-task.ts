@@ -3,6 +3,7 @@
  * mind map combining them (under the KB's name). Served by `kb/<id>/knowledge_graph` and
  * `chunk/knowledge_graph`.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { TaskHandler } from '../../queue/handlers.js';
 import type { TaskProgress } from '../../queue/progress.js';
@@ -24,8 +25,8 @@ export async function runMindmapTask(ctx: AppContext, progress: TaskProgress, ho
   const payload = progress.payload('mindmap');
   const kb = await loadJobKb(ctx, payload.kb_id);
   const docs = await kbDocuments(ctx, kb.id, payload.doc_ids);
-  if (docs.length === 0) throw new KbJobError(`No documents in Knowledgebase ${kb.id}`);
-  await progress.report(0.01, `Start to build the mind map of ${docs.length} documents.`);
+  if (docs.length === 0) throw new KbJobError(progressMessage('noDocuments', { kb: kb.id }));
+  await progress.report(0.01, progressMessage('mindmapStart', { count: docs.length }));
   const model = await jobChatModel(ctx, kb);
   const usage = emptyUsage();
   const perDoc = new Map<string, MindMapNode>();
@@ -47,22 +48,26 @@ export async function runMindmapTask(ctx: AppContext, progress: TaskProgress, ho
       perDoc.set(d.id, built.tree);
       reporter.report(
         0.05 + (0.9 * (i + 1)) / docs.length,
-        `Mind map of ${d.name}: ${built.batches} model calls${built.failed ? `, ${built.failed} unusable` : ''}.`,
+        built.failed
+          ? progressMessage('mindmapDocUnusable', { name: d.name, calls: built.batches, failed: built.failed })
+          : progressMessage('mindmapDoc', { name: d.name, calls: built.batches }),
       );
     } catch (err) {
       await reporter.flush();
       if (hostSignal.aborted) throw err;
       failed++;
-      reporter.report(undefined, `Mind map of ${d.name} failed: ${(err as Error).message}`);
+      reporter.report(undefined, progressMessage('mindmapDocFailed', { name: d.name, error: (err as Error).message }));
     }
     await reporter.flush();
   }
   if (perDoc.size === 0)
-    throw new KbJobError(`Mind map failed: no document could be summarized (${failed} failed).`);
+    throw new KbJobError(progressMessage('mindmapNothing', { failed }));
   const tree = combineMindMaps([...perDoc.values()], kb.name);
   await saveMindMaps(ctx.db.kysely, kb.id, tree, perDoc);
   await finishKbTask(ctx, progress, 'mindmap', usage.totalTokens, [
-    `Mind map built from ${perDoc.size} documents${failed ? ` (${failed} failed)` : ''}.`,
+    failed
+      ? progressMessage('mindmapBuiltFailed', { count: perDoc.size, failed })
+      : progressMessage('mindmapBuilt', { count: perDoc.size }),
     usageLine(usage),
   ]);
 }
@@ -73,7 +78,9 @@ export function mindmapTaskHandler(ctx: AppContext): TaskHandler {
     describeFailure(err) {
       if (err instanceof KbJobError) return err.message;
       if (err instanceof Error && err.name !== 'ModelError') {
-        return `Mind map failed: ${(err.message || 'unknown error').split('\n')[0].slice(0, 300)}`;
+        return progressMessage('mindmapFailed', {
+          error: (err.message || 'unknown error').split('\n')[0].slice(0, 300),
+        });
       }
       return undefined;
     },

@@ -6,6 +6,7 @@
  * after their anchor paragraph; footnotes/endnotes at the end. Table-of-contents paragraphs are skipped
  * (they repeat the headings). `fromPage`/`toPage` select pages by the page breaks Word recorded.
  */
+import { progressMessage } from '@lectern/shared';
 import { ParseError } from '../errors.js';
 import type { ParsedDocument, ParseOptions, Section } from '../types.js';
 import { collectInline, emptyInline, type InlineContent, type NoteMarker } from './docx-inline.js';
@@ -234,7 +235,7 @@ class DocxWalker {
   finish(): void {
     this.flushList();
     if (this.skippedPictures > 0) {
-      this.notes.push(`${this.skippedPictures} picture(s) in a vector format (EMF/WMF/SVG) were not kept.`);
+      this.notes.push(progressMessage('docxVectorPictures', { count: this.skippedPictures }));
     }
   }
 }
@@ -253,7 +254,7 @@ export async function parseDocx(buffer: Buffer, opts: ParseOptions): Promise<Par
   if (!doc || doc.local !== 'document' || !body) {
     throw new ParseError(`The ${LABEL} is damaged: "${main}" has no document body.`);
   }
-  await opts.onProgress?.(0.2, 'DOCX structure read.');
+  await opts.onProgress?.(0.2, progressMessage('docxStructureRead'));
   const from = opts.fromPage ?? 0;
   const to = opts.toPage ?? Number.MAX_SAFE_INTEGER;
   const walker = new DocxWalker(zip, rels, styles, numbering, from, to);
@@ -262,7 +263,7 @@ export async function parseDocx(buffer: Buffer, opts: ParseOptions): Promise<Par
   walker.notesPart('footnote');
   walker.notesPart('endnote');
   walker.finish();
-  await opts.onProgress?.(0.9, `DOCX parsed: ${walker.sections.length} sections.`);
+  await opts.onProgress?.(0.9, progressMessage('docxParsed', { count: walker.sections.length }));
   return {
     sections: walker.sections,
     title: coreTitle(zip) ?? walker.title,

@@ -4,6 +4,7 @@
  * downscaled — as the figure's image.
  */
 import sharp from 'sharp';
+import { progressMessage } from '@lectern/shared';
 import { ParseError } from '../errors.js';
 import { chooseOcrLanguages, createOcrEngine } from '../ocr.js';
 import type { ParsedDocument, ParseOptions } from '../types.js';
@@ -118,7 +119,7 @@ export function tidyOcrText(text: string): string {
 /** OCR text of an image plus the picture itself, as one figure section. */
 export async function parseImage(buffer: Buffer, opts: ParseOptions): Promise<ParsedDocument> {
   const img = await loadPicture(buffer, opts.ext);
-  await opts.onProgress?.(0.1, 'Image decoded.');
+  await opts.onProgress?.(0.1, progressMessage('imageDecoded'));
   let flat: { data: Buffer; info: sharp.OutputInfo };
   try {
     flat = await img
@@ -145,7 +146,7 @@ export async function parseImage(buffer: Buffer, opts: ParseOptions): Promise<Pa
   const engine = await createOcrEngine(chooseOcrLanguages(opts.language, '', opts.fileName));
   let text = '';
   try {
-    await opts.onProgress?.(0.3, 'OCR started.');
+    await opts.onProgress?.(0.3, progressMessage('ocrStarted'));
     const result = await engine.recognize(forOcr, { mode: 'auto', dpi: 150 * upscale });
     text = tidyOcrText(
       result.lines
@@ -156,9 +157,13 @@ export async function parseImage(buffer: Buffer, opts: ParseOptions): Promise<Pa
   } finally {
     await engine.terminate();
   }
-  await opts.onProgress?.(1, 'OCR finished.');
+  await opts.onProgress?.(1, progressMessage('ocrFinished'));
   return {
     sections: [{ kind: 'figure', text, image: picture, positions: [], fields: { width, height } }],
-    notes: [text ? `OCR found ${text.split(/\s+/).length} words.` : 'OCR found no text in the image.'],
+    notes: [
+      text
+        ? progressMessage('ocrWords', { count: text.split(/\s+/).length })
+        : progressMessage('ocrNoText'),
+    ],
   };
 }

@@ -6,6 +6,7 @@
  * `image` (slides themselves cannot be rendered without an office suite). Footer, date and slide-number
  * placeholders are skipped. `fromPage`/`toPage` select slides; `pageCount` is the slide count.
  */
+import { progressMessage } from '@lectern/shared';
 import { ParseError } from '../errors.js';
 import type { ParsedDocument, ParseOptions, Section } from '../types.js';
 import {
@@ -281,10 +282,13 @@ export async function parsePptx(buffer: Buffer, opts: ParseOptions): Promise<Par
     if (image) section.image = image;
     sections.push(section);
     if ((i - from) % 20 === 19)
-      await opts.onProgress?.((0.9 * (i - from + 1)) / Math.max(1, to - from), `Read slide ${i + 1}.`);
+      await opts.onProgress?.(
+        (0.9 * (i - from + 1)) / Math.max(1, to - from),
+        progressMessage('pptxSlideRead', { slide: i + 1 }),
+      );
   }
   const notes = skippedPictures
-    ? [`${skippedPictures} picture(s) in a vector format (EMF/WMF/SVG) were not considered as slide images.`]
+    ? [progressMessage('pptxVectorPictures', { count: skippedPictures })]
     : [];
   return {
     sections,

@@ -5,6 +5,7 @@
  * MERGEDCELLS, plus FORMAT/XF/DATEMODE for dates and percentages. Excel 5/95 (BIFF5) files and
  * password-protected workbooks are refused with a readable message.
  */
+import { progressMessage } from '@lectern/shared';
 import { ParseError } from '../errors.js';
 import { CompoundFile } from './cfb.js';
 import {
@@ -372,5 +373,5 @@ export function readXls(buf: Buffer): { sheets: SheetData[]; notes: string[] } {
       throw new ParseError(`The ${LABEL} is damaged: the sheet "${s.name}" lies outside the workbook.`);
     sheets.push(readSheet(stream, g, s.name, s.pos, kinds));
   }
-  return { sheets, notes: skipped ? [`${skipped} chart or macro sheet(s) without cells were skipped.`] : [] };
+  return { sheets, notes: skipped ? [progressMessage('xlsSheetsSkipped', { count: skipped })] : [] };
 }

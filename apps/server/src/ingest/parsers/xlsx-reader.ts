@@ -4,6 +4,7 @@
  * numbers formatted through the cell's number format (dates, percentages), merged ranges, 1904 dates.
  * Worksheets follow the workbook order; chart sheets are skipped.
  */
+import { progressMessage } from '@lectern/shared';
 import { ParseError } from '../errors.js';
 import {
   formatKind,
@@ -247,6 +248,6 @@ export async function readXlsx(
     );
     await onSheet?.(i + 1, list.length);
   }
-  if (skipped) notes.push(`${skipped} chart or dialog sheet(s) without cells were skipped.`);
+  if (skipped) notes.push(progressMessage('xlsxSheetsSkipped', { count: skipped }));
   return { sheets, notes };
 }

@@ -3,6 +3,7 @@
  * The container decides the reader, not only the extension: an .xls that is really an .xlsx (zip) or a
  * text export (CSV/TSV) is read as what it is.
  */
+import { progressMessage } from '@lectern/shared';
 import { ParseError } from '../errors.js';
 import type { ParsedDocument, ParseOptions } from '../types.js';
 import { looksLikeCfb } from './cfb.js';
@@ -35,18 +36,18 @@ export async function readSheets(
     if (/<table[\s>]/i.test(html)) {
       return {
         sheets: htmlTablesToSheets(html),
-        notes: ['The .xls file is an HTML export; its tables were read.'],
+        notes: [progressMessage('xlsHtmlExport')],
       };
     }
     return {
       sheets: [csvToSheet(buffer)],
-      notes: ['The .xls file is a text export; it was read as delimited text.'],
+      notes: [progressMessage('xlsTextExport')],
     };
   }
   if (ext === 'csv') return { sheets: [csvToSheet(buffer)], notes: [] };
   if (ext === 'xls' && looksLikeCfb(buffer)) return readXls(buffer);
   return readXlsx(buffer, async (done, total) => {
-    await onProgress?.((0.8 * done) / Math.max(total, 1), `Read sheet ${done} of ${total}.`);
+    await onProgress?.((0.8 * done) / Math.max(total, 1), progressMessage('xlsxSheetRead', { done, total }));
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../../context.js';
 import type { ChunkDraft } from '../types.js';
-import { BUILTIN_FACTORY } from '@lectern/shared';
+import { BUILTIN_FACTORY, progressMessage } from '@lectern/shared';
 import { ModelError } from '../../models/errors.js';
 import { embeddingAvailable, modelFor } from '../../models/registry.js';
 import type { TaskProgress } from '../../queue/progress.js';
@@ -36,8 +36,12 @@ export async function embedChunks(
 ): Promise<Array<number[] | null>> {
   if (drafts.length === 0) return [];
   if (!(await embeddingAvailable(ctx, tenantId, embdId))) {
-    const why = embdId ? `embedding model ${embdId} is not available` : 'no embedding model is set';
-    await progress.report(null, `Keyword-only indexing: ${why}, so chunks are indexed without vectors.`);
+    await progress.report(
+      null,
+      embdId
+        ? progressMessage('keywordOnlyUnavailable', { model: embdId })
+        : progressMessage('keywordOnlyNoModel'),
+    );
     return drafts.map(() => null);
   }
   const model = await modelFor(ctx, tenantId, embdId, 'embedding');
@@ -48,7 +52,7 @@ export async function embedChunks(
   } catch (err) {
     // The bundled model without a local copy and no way to download it is "not available", not a failure.
     if (err instanceof ModelError && err.provider === BUILTIN_FACTORY) {
-      await progress.report(null, `Keyword-only indexing: ${err.message}.`);
+      await progress.report(null, progressMessage('keywordOnlyError', { error: err.message }));
       return drafts.map(() => null);
     }
     throw err;
@@ -63,7 +67,10 @@ export async function embedChunks(
   }
   await progress.report(
     0.95,
-    `Embedding ${drafts.length} chunks done (${((Date.now() - started) / 1000).toFixed(2)}s).`,
+    progressMessage('embeddingDone', {
+      count: drafts.length,
+      seconds: ((Date.now() - started) / 1000).toFixed(2),
+    }),
   );
   return out;
 }

@@ -3,6 +3,7 @@
  * N keywords per chunk (`important_kwd`), with `auto_questions` N it proposes N questions
  * (`question_kwd`). A model failure is written to the log and the chunks go on without them.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { ChunkDraft } from '../types.js';
 import type { ChatModel } from '../../models/ports.js';
@@ -76,14 +77,14 @@ export async function enrichChunks(
   try {
     chat = await modelFor(ctx, tenantId, llmId, 'chat');
   } catch (err) {
-    await progress.report(null, `No chat model for keywords/questions (${(err as Error).message}); skipped.`);
+    await progress.report(null, progressMessage('enrichNoModel', { error: (err as Error).message }));
     return;
   }
   const ask = async (prompt: string) =>
     (await chat.complete([{ role: 'user', content: prompt }], { temperature: 0.2, signal })).text;
   if (keywords > 0) {
     const started = Date.now();
-    await progress.report(null, 'Start to generate keywords for every chunk ...');
+    await progress.report(null, progressMessage('keywordsStart'));
     try {
       await eachChunk(drafts, progress, async (d) => {
         const found = parseKeywords(await ask(keywordPrompt(keywords, d.content_with_weight)), keywords);
@@ -91,20 +92,23 @@ export async function enrichChunks(
       });
       await progress.report(
         0.82,
-        `Keywords generation ${drafts.length} chunks completed in ${((Date.now() - started) / 1000).toFixed(2)}s`,
+        progressMessage('keywordsDone', {
+          count: drafts.length,
+          seconds: ((Date.now() - started) / 1000).toFixed(2),
+        }),
       );
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if ((err as Error).name === 'TaskCancelled' || (err as Error).name === 'TaskLost') throw err;
       await progress.report(
         null,
-        `Keyword generation failed (${(err as Error).message}); continuing without keywords.`,
+        progressMessage('keywordsFailed', { error: (err as Error).message }),
       );
     }
   }
   if (questions > 0) {
     const started = Date.now();
-    await progress.report(null, 'Start to generate questions for every chunk ...');
+    await progress.report(null, progressMessage('questionsStart'));
     try {
       await eachChunk(drafts, progress, async (d) => {
         const found = parseQuestions(await ask(questionPrompt(questions, d.content_with_weight)), questions);
@@ -112,14 +116,17 @@ export async function enrichChunks(
       });
       await progress.report(
         0.84,
-        `Question generation ${drafts.length} chunks completed in ${((Date.now() - started) / 1000).toFixed(2)}s`,
+        progressMessage('questionsDone', {
+          count: drafts.length,
+          seconds: ((Date.now() - started) / 1000).toFixed(2),
+        }),
       );
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if ((err as Error).name === 'TaskCancelled' || (err as Error).name === 'TaskLost') throw err;
       await progress.report(
         null,
-        `Question generation failed (${(err as Error).message}); continuing without questions.`,
+        progressMessage('questionsFailed', { error: (err as Error).message }),
       );
     }
   }

@@ -5,6 +5,7 @@
  * (documents of one KB add their columns; a re-parsed column keeps its key). The row chunks carry
  * the typed values under the same keys.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson, toJson } from '../../db/json.js';
 import type { TaskProgress } from '../../queue/progress.js';
@@ -32,5 +33,5 @@ export async function storeFieldMap(
       .where('id', '=', kbId)
       .execute();
   });
-  await progress.report(null, `Field map: ${Object.keys(fieldMap).length} typed columns.`);
+  await progress.report(null, progressMessage('fieldMap', { count: Object.keys(fieldMap).length }));
 }

@@ -10,6 +10,7 @@
  * Settings accepted: a JSON schema `{type:"object", properties:{key:{type, description, enum}}}`, a
  * list `[{key, description, enum}]`, or a map `{key: description}`.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson, toJson } from '../../db/json.js';
 import { lockRow } from '../../db/locks.js';
@@ -159,7 +160,7 @@ export async function extractMetadata(
 ): Promise<void> {
   const fields = metadataPlan(doc, kb);
   if (fields.length === 0 || drafts.length === 0) return;
-  await progress.report(null, 'Start to generate metadata.');
+  await progress.report(null, progressMessage('metadataStart'));
   const started = Date.now();
   let text = '';
   for (const d of drafts) {
@@ -182,11 +183,11 @@ export async function extractMetadata(
   } catch (err) {
     if (signal.aborted) throw err;
     const why = err instanceof Error ? err.message : String(err);
-    await progress.report(null, `Metadata extraction failed (${why}); the document keeps its metadata.`);
+    await progress.report(null, progressMessage('metadataFailed', { error: why }));
     return;
   }
   if (!found) {
-    await progress.report(null, 'Metadata extraction skipped: the model answered no JSON object.');
+    await progress.report(null, progressMessage('metadataNoJson'));
     return;
   }
   const extracted = found;
@@ -212,7 +213,7 @@ export async function extractMetadata(
   await progress.report(
     null,
     keys.length > 0
-      ? `Metadata generated: ${keys.join(', ')} (${seconds}s).`
-      : `No metadata found in the text (${seconds}s).`,
+      ? progressMessage('metadataGenerated', { keys: keys.join(', '), seconds })
+      : progressMessage('metadataNone', { seconds }),
   );
 }

@@ -6,6 +6,7 @@
  * the OCR text stays alone and the log says why.
  */
 import sharp from 'sharp';
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { loadPicture } from '../parsers/image.js';
 import type { ChunkDraft } from '../types.js';
@@ -48,7 +49,7 @@ export async function describePictures(
   if (drafts.length === 0 && !file.bytes) return drafts;
   const modelId = await defaultModelId(ctx, tenantId, 'image2text');
   if (!modelId) {
-    await progress.report(null, 'No image-to-text model is set; the picture keeps its OCR text only.');
+    await progress.report(null, progressMessage('pictureNoModel'));
     return drafts;
   }
   let model: Image2TextModel;
@@ -57,7 +58,7 @@ export async function describePictures(
   } catch (err) {
     await progress.report(
       null,
-      `Image-to-text model ${modelId} is not available (${(err as Error).message}); the picture keeps its OCR text only.`,
+      progressMessage('pictureModelUnavailable', { model: modelId, error: (err as Error).message }),
     );
     return drafts;
   }
@@ -69,18 +70,21 @@ export async function describePictures(
     }
     for (const d of out.filter((x) => x.doc_type_kwd === 'image' && x.image)) {
       await progress.checkCancel();
-      await progress.report(null, `Use CV LLM ${modelId} to describe the picture.`);
+      await progress.report(null, progressMessage('pictureDescribe', { model: modelId }));
       const answer = (
         await model.describe({ data: d.image!, mimeType: 'image/jpeg' }, undefined, { signal })
       ).text.trim();
-      await progress.report(null, `CV LLM respond: ${answer.slice(0, 32)}${answer.length > 32 ? '...' : ''}`);
+      await progress.report(
+        null,
+        progressMessage('pictureAnswer', { answer: `${answer.slice(0, 32)}${answer.length > 32 ? '...' : ''}` }),
+      );
       if (answer) d.content_with_weight = [d.content_with_weight.trim(), answer].filter(Boolean).join('\n');
     }
   } catch (err) {
     if (stopping(err, signal)) throw err;
     await progress.report(
       null,
-      `Picture description failed (${(err as Error).message}); the picture keeps its OCR text only.`,
+      progressMessage('pictureFailed', { error: (err as Error).message }),
     );
     return drafts.filter((d) => d.content_with_weight.trim());
   }

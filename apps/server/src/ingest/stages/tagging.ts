@@ -7,6 +7,7 @@
  * volume alone). The best `topn_tags` positive scores become `tag_feas` (tag → score, 4 decimals) and
  * are added to `tag_kwd`.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
 import type { ChunkDraft, ParserConfig } from '../types.js';
@@ -93,16 +94,13 @@ export async function tagChunks(
   if (!Array.isArray(config.tag_kb_ids) || config.tag_kb_ids.length === 0) return;
   const tagKbIds = await tagSetKbIds(ctx, kb.tenant_id, config.tag_kb_ids);
   if (tagKbIds.length === 0) {
-    await progress.report(
-      null,
-      'Tagging skipped: none of the tag sets in tag_kb_ids is a tag knowledge base.',
-    );
+    await progress.report(null, progressMessage('taggingNoTagKb'));
     return;
   }
   const index = ctx.chunkIndex;
   const counted = await index.tagCounts(tagKbIds);
   if (counted.length === 0) {
-    await progress.report(null, 'Tagging skipped: the tag sets have no tags yet.');
+    await progress.report(null, progressMessage('taggingNoTags'));
     return;
   }
   const counts = new Map(counted);
@@ -123,6 +121,6 @@ export async function tagChunks(
   }
   await progress.report(
     null,
-    `Tagging: ${tagged} chunks tagged (${((Date.now() - started) / 1000).toFixed(2)}s)`,
+    progressMessage('taggingDone', { count: tagged, seconds: ((Date.now() - started) / 1000).toFixed(2) }),
   );
 }

@@ -9,6 +9,7 @@
  * A model failure, an unreadable answer or an answer without usable entries writes a log line and
  * the parse goes on without a TOC; malformed entries are skipped and counted.
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { ChunkRecord } from '../../chunk-index/chunk-index.js';
 import type { ChatModel } from '../../models/ports.js';
@@ -191,11 +192,11 @@ export async function extractToc(
   } catch (err) {
     await progress.report(
       null,
-      `No chat model for the table of contents (${(err as Error).message}); skipped.`,
+      progressMessage('tocNoModel', { error: (err as Error).message }),
     );
     return null;
   }
-  await progress.report(null, 'Start to extract the table of contents ...');
+  await progress.report(null, progressMessage('tocStart'));
   const entries: TocEntry[] = [];
   let skipped = 0;
   let unreadable = 0;
@@ -211,7 +212,7 @@ export async function extractToc(
       if (signal.aborted) throw signal.reason;
       await progress.report(
         null,
-        `Table of contents extraction failed (${(err as Error).message}); continuing without it.`,
+        progressMessage('tocFailed', { error: (err as Error).message }),
       );
       return null;
     }
@@ -228,13 +229,17 @@ export async function extractToc(
   if (entries.length === 0) {
     await progress.report(
       null,
-      `No table of contents extracted${notes.length ? ` (${notes.join(', ')})` : ''}; continuing without it.`,
+      notes.length
+        ? progressMessage('tocNoneWithNotes', { notes: notes.join(', ') })
+        : progressMessage('tocNone'),
     );
     return null;
   }
   await progress.report(
     null,
-    `Table of contents: ${entries.length} entries${notes.length ? ` (${notes.join(', ')})` : ''}.`,
+    notes.length
+      ? progressMessage('tocDoneWithNotes', { count: entries.length, notes: notes.join(', ') })
+      : progressMessage('tocDone', { count: entries.length }),
   );
   return entries;
 }

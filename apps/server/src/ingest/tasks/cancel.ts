@@ -3,6 +3,7 @@
  * holds are ended at once (`Canceled`, progress −1), running ones stop at their next progress report.
  * The document becomes run "2" with progress 0 and is never rolled up again until re-run.
  */
+import { progressMessage, PROGRESS_CANCELED_MARK } from '@lectern/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { updateStamps } from '../../util/time.js';
@@ -23,7 +24,7 @@ export async function hasUnfinishedTasks(ctx: AppContext, docId: string): Promis
 
 export async function cancelDocument(ctx: AppContext, docId: string): Promise<void> {
   const now = Date.now();
-  const line = `${clock(now)} Task has been canceled. [Canceled]`;
+  const line = `${clock(now)} ${progressMessage('taskCanceled')}${PROGRESS_CANCELED_MARK}`;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     await trx
       .updateTable('task')

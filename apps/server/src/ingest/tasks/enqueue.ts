@@ -6,6 +6,7 @@
  * chunks are deleted.
  */
 import { xxh64 } from '@node-rs/xxhash';
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
 import type { TaskTable } from '../../db/types.js';
@@ -193,7 +194,7 @@ export async function queueDocument(
       rows.push({
         ...base,
         progress: 1,
-        progress_msg: logLine({ from_page: range.from, to_page: range.to }, "Reused previous task's chunks."),
+        progress_msg: logLine({ from_page: range.from, to_page: range.to }, progressMessage('reusedChunks')),
         chunk_ids: prev.chunk_ids,
         token_num: prev.token_num,
       });
@@ -230,14 +231,14 @@ export async function queueDocument(
       .execute();
     const doneMsg =
       rows.length === 0
-        ? logLine(WHOLE, 'No pages in the selected page ranges.')
+        ? logLine(WHOLE, progressMessage('noPagesInRanges'))
         : rows.map((r) => r.progress_msg).join('\n');
     await trx
       .updateTable('document')
       .set({
         run: allDone ? '3' : '1',
         progress: allDone ? 1 : Math.random() * 0.01,
-        progress_msg: allDone ? doneMsg : 'Task is queued...',
+        progress_msg: allDone ? doneMsg : progressMessage('taskQueued'),
         process_begin_at: now,
         process_duration: 0,
         chunk_num: chunkNum,

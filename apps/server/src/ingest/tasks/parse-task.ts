@@ -3,6 +3,7 @@
  * up after every progress write, and rolls up every running document periodically (documents whose
  * tasks were cancelled or claimed elsewhere still settle).
  */
+import { progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { TaskHandler } from '../../queue/handlers.js';
 import { WorkerJobError } from '../../util/worker-pool.js';
@@ -17,7 +18,9 @@ export function parseTaskHandler(ctx: AppContext): TaskHandler {
     describeFailure(err) {
       if (isParseError(err) || err instanceof WorkerJobError) return (err as Error).message;
       if (err instanceof Error && err.name !== 'ModelError') {
-        return `Parsing failed: ${(err.message || 'unknown error').split('\n')[0].slice(0, 300)}`;
+        return progressMessage('parsingFailed', {
+          error: (err.message || 'unknown error').split('\n')[0].slice(0, 300),
+        });
       }
       return undefined;
     },

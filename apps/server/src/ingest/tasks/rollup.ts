@@ -6,6 +6,7 @@
  * Only documents with run "1" are touched, so a cancelled document (run "2") is never rolled up.
  */
 import type { Kysely } from 'kysely';
+import { matchProgressMessage, progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { Database, TaskTable } from '../../db/types.js';
 import { updateStamps } from '../../util/time.js';
@@ -33,7 +34,7 @@ function summarize(tasks: TaskView[], ahead: () => number) {
         .map((t) => t.progress_msg)
         .filter((m) => m.length > 0)
         .join('\n')
-    : `${ahead()} tasks are ahead in the queue...`;
+    : progressMessage('tasksAhead', { count: ahead() });
   if (finished) return { run: failed ? '4' : '3', progress: failed ? -1 : 1, msg, finished, started };
   return { run: '1', progress: mean, msg, finished, started };
 }
@@ -46,8 +47,8 @@ function summarize(tasks: TaskView[], ahead: () => number) {
 export const QUEUE_MESSAGE_REFRESH_MS = 10_000;
 /** Roll-up writes per transaction: one commit for many rows, short enough not to hold requests up. */
 const WRITE_BATCH = 100;
-const QUEUE_MESSAGE = /^\d+ tasks are ahead in the queue\.\.\.$/;
 const lastQueueRefresh = new WeakMap<AppContext, number>();
+const isQueueMessage = (msg: string) => matchProgressMessage(msg)?.key === 'tasksAhead';
 
 async function write(db: Kysely<Database>, doc: DocView, s: ReturnType<typeof summarize>): Promise<void> {
   const now = Date.now();
@@ -170,7 +171,7 @@ export async function rollupRunning(ctx: AppContext): Promise<void> {
       const s = summarize(own, () => position.get(doc.id) ?? 0);
       const progressed = s.finished || Math.abs(s.progress - doc.progress) > 1e-9;
       // Still waiting, and only its place in the queue moved: refreshed every few seconds only.
-      const queueMoved = !s.started && QUEUE_MESSAGE.test(doc.progress_msg) && QUEUE_MESSAGE.test(s.msg);
+      const queueMoved = !s.started && isQueueMessage(doc.progress_msg) && isQueueMessage(s.msg);
       const moved = progressed || (s.msg !== doc.progress_msg && (!queueMoved || refreshQueue));
       if (moved || s.started) writes.push({ doc, s });
     }

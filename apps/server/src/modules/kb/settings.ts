@@ -3,7 +3,7 @@
  * embedding-switch check (stored vectors against the new model's), and unbinding a KB-level job
  * (graph, RAPTOR, mind map) — its running task rows cancelled by kind, the KB's task id cleared.
  */
-import { RetCode } from '@lectern/shared';
+import { progressMessage, PROGRESS_CANCELED_MARK, RetCode } from '@lectern/shared';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { parseJson, toJson } from '../../db/json.js';
@@ -130,7 +130,7 @@ export async function unbindTask(
 ): Promise<void> {
   const kb = await managedKb(ctx, user, kbId);
   const now = Date.now();
-  const line = `${clock(now)} Task has been canceled. [Canceled]`;
+  const line = `${clock(now)} ${progressMessage('taskCanceled')}${PROGRESS_CANCELED_MARK}`;
   await ctx.db.kysely.transaction().execute(async (trx) => {
     const unfinished = trx
       .updateTable('task')

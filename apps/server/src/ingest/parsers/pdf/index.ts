@@ -4,6 +4,7 @@
  * tables. "Plain Text": each page's text in content order, no analysis. Pure function of its input (no
  * app context), safe to run in a worker thread; pages are read one at a time and released.
  */
+import { progressMessage } from '@lectern/shared';
 import type { ParsedDocument, ParseOptions, Section } from '../../types.js';
 import { chooseOcrLanguages, createOcrEngine, type OcrEngine } from '../../ocr.js';
 import { readPage } from './extract.js';
@@ -148,7 +149,7 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
     const progress = async (fraction: number, message: string): Promise<void> => {
       await opts.onProgress?.(Math.min(1, Math.max(0, fraction)), message);
     };
-    await progress(0, `Reading ${to - from} of ${total} pages.`);
+    await progress(0, progressMessage('pdfReading', { count: to - from, total }));
     for (let p = from; p < to; p++) {
       const page = await doc.getPage(p + 1).catch((err: unknown) => {
         throw pdfError(err, bytes);
@@ -168,7 +169,7 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
           if (s) plainSections.push(s);
         } else {
           if (needsOcr(base, opCount)) {
-            await progress((p - from) / (to - from), `OCR page ${p + 1}/${total}.`);
+            await progress((p - from) / (to - from), progressMessage('pdfOcrPage', { page: p + 1, total }));
             content = await ocrPage(page, p + 1, await getEngine(), base);
             ocrPages++;
           }
@@ -187,7 +188,7 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
       } finally {
         page.cleanup();
       }
-      await progress((p + 1 - from) / (to - from), `Page ${p + 1} of ${total} read.`);
+      await progress((p + 1 - from) / (to - from), progressMessage('pdfPageRead', { page: p + 1, total }));
     }
     read = { from, to };
     if (plain) return { sections: plainSections, pageCount: total, notes };
@@ -204,10 +205,12 @@ export async function parsePdf(buffer: Buffer | Uint8Array, opts: ParseOptions):
     );
     const { sections, title } = toSections(pages, body);
     const tables = sections.filter((s) => s.kind === 'table').length;
-    if (ocrPages) notes.push(`OCR used on ${ocrPages} page${ocrPages > 1 ? 's' : ''}.`);
-    if (tables) notes.push(`${tables} table${tables > 1 ? 's' : ''} found.`);
+    if (ocrPages)
+      notes.push(progressMessage(ocrPages > 1 ? 'pdfOcrUsedMany' : 'pdfOcrUsedOne', { count: ocrPages }));
+    if (tables) notes.push(progressMessage(tables > 1 ? 'pdfTablesMany' : 'pdfTablesOne', { count: tables }));
     const figures = sections.filter((s) => s.kind === 'figure').length;
-    if (figures) notes.push(`Text read from ${figures} picture${figures > 1 ? 's' : ''}.`);
+    if (figures)
+      notes.push(progressMessage(figures > 1 ? 'pdfPicturesMany' : 'pdfPicturesOne', { count: figures }));
     return { sections, pageCount: total, title, notes };
   } finally {
     if (engine) await engine.terminate();

@@ -2,6 +2,7 @@ import { Button, Popover, Progress, Space, Tag, Typography } from 'antd';
 import { ProfileOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { DocumentInfo } from '@lectern/shared';
+import { translateProgressLine } from '../../../lib/progress-messages';
 import { formatDuration, lastLogLine, progressLog, progressPercent, runKey, type RunKey } from '../progress';
 
 const COLORS: Record<RunKey, string> = {
@@ -48,7 +49,9 @@ function ProgressLog({ doc }: { doc: DocumentInfo }) {
           {lines.map((line, i) => (
             <li key={i} style={{ whiteSpace: 'pre-wrap' }}>
               {line.time && <Typography.Text type="secondary">{line.time} </Typography.Text>}
-              <Typography.Text type={line.error ? 'danger' : undefined}>{line.text}</Typography.Text>
+              <Typography.Text type={line.error ? 'danger' : undefined}>
+                {translateProgressLine(line.text, t)}
+              </Typography.Text>
             </li>
           ))}
         </ol>
@@ -98,7 +101,7 @@ export function ParsingStatus({ doc }: { doc: DocumentInfo }) {
           style={{ fontSize: 12 }}
           ellipsis={{ tooltip: true }}
         >
-          {lastLogLine(doc.progress_msg)}
+          {translateProgressLine(lastLogLine(doc.progress_msg), t)}
         </Typography.Text>
       )}
     </div>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { alreadyShown } from '../../../api/request';
 import { feedback } from '../../../api/feedback';
 import { KB_JOB_KINDS, useCancelKbJob, useKbJobTrace, useRunKbJob, type KbJobKind } from '../../../api/graph';
+import { translateProgressLine } from '../../../lib/progress-messages';
 import { progressLog, lastLogLine } from '../progress';
 import { jobView, tracePollMs, type JobState } from './jobs';
 
@@ -36,7 +37,7 @@ function JobLog({ log }: { log: string }) {
       {lines.map((line, i) => (
         <li key={i} style={{ whiteSpace: 'pre-wrap' }}>
           {line.time && <Typography.Text type="secondary">{line.time} </Typography.Text>}
-          <Typography.Text type={line.error ? 'danger' : undefined}>{line.text}</Typography.Text>
+          <Typography.Text type={line.error ? 'danger' : undefined}>{translateProgressLine(line.text, t)}</Typography.Text>
         </li>
       ))}
     </ol>
@@ -91,7 +92,7 @@ export function JobRow({ kbId, kind, onDone }: { kbId: string; kind: KbJobKind; 
         />
       )}
       <Typography.Text type="secondary" ellipsis style={{ flex: 1, minWidth: 120, maxWidth: 420 }}>
-        {lastLogLine(view.log)}
+        {translateProgressLine(lastLogLine(view.log), t)}
       </Typography.Text>
       <Space size={4}>
         {view.state !== 'none' && (
