@@ -6,7 +6,7 @@ import { countTokens } from '../graph/tokens.js';
 import type { ClusterOptions, LayerClustering } from './cluster.js';
 import { gaussian, seededRandom } from './random.js';
 import { buildRaptorTree, clusterPrompt, type RaptorChunk, type RaptorSettings } from './raptor.js';
-import { raptorSkipMessage, raptorSkipReason } from './skip.js';
+import { raptorSkipLine, raptorSkipMessage, raptorSkipReason, type RaptorSkipInput } from './skip.js';
 
 const SETTINGS: RaptorSettings = {
   prompt: RAPTOR_DEFAULT_PROMPT,
@@ -203,5 +203,20 @@ describe('raptorSkipReason', () => {
     expect(raptorSkipMessage('structured data (Table chunk method)')).toBe(
       'Raptor skipped: structured data (Table chunk method)',
     );
+  });
+
+  it('logs each skipped document as "Raptor skipped: <reason> (<name>)" from the shared catalogue', () => {
+    const docs: RaptorSkipInput[] = [
+      { parserId: 'table' },
+      { parserId: 'tag' },
+      { parserId: 'naive', suffix: '.CSV' },
+      { parserId: 'naive', suffix: 'pdf', parserConfig: { html4excel: true } },
+    ];
+    for (const doc of docs) {
+      expect(raptorSkipLine(doc, 'sales (2024).xlsx')).toBe(
+        `${raptorSkipMessage(raptorSkipReason(doc)!)} (sales (2024).xlsx)`,
+      );
+    }
+    expect(raptorSkipLine({ parserId: 'naive', suffix: 'pdf' }, 'a.pdf')).toBeNull();
   });
 });
