@@ -39,7 +39,7 @@ function messagesOf(lng: LanguageCode): Record<string, string> {
 
 function sample(key: ProgressMessageKey): { text: string; values: string[] } {
   const params = Object.fromEntries(progressMessageParams(key).map((name, i) => [name, `${17 + i}`]));
-  const text = (progressMessage as (k: ProgressMessageKey, p?: Record<string, string>) => string)(key, params);
+  const text = (progressMessage as unknown as (k: ProgressMessageKey, p?: Record<string, string>) => string)(key, params);
   return { text, values: Object.values(params) };
 }
 
