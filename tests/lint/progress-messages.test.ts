@@ -19,10 +19,19 @@ const STRING = String.raw`\s*(?=[\x60'"])`;
 const LOG_CALLS: Array<[string, RegExp]> = [
   ['progress.report', new RegExp(String.raw`\.report\(\s*[^,()]*,${STRING}`, 'g')],
   ['onProgress', new RegExp(String.raw`onProgress\??\.?\(\s*[^,()]*,${STRING}`, 'g')],
-  ['core progress callback', new RegExp(String.raw`\bprogress\(\s*(?:undefined|null|[\d.]+)\s*,${STRING}`, 'g')],
+  [
+    'core progress callback',
+    new RegExp(String.raw`\bprogress\(\s*(?:undefined|null|[\d.]+)\s*,${STRING}`, 'g'),
+  ],
   ['parser note', new RegExp(String.raw`notes\.push\(${STRING}`, 'g')],
   ['notes list', new RegExp(String.raw`notes:\s*\[${STRING}`, 'g')],
-  ['log line', new RegExp(String.raw`\b(?:logLine|progress\.logWith|progress\.fail|progress\.line)\((?:[^,()]*,)?${STRING}`, 'g')],
+  [
+    'log line',
+    new RegExp(
+      String.raw`(?<!function )\b(?:logLine|progress\.logWith|progress\.fail|progress\.line)\((?:[^,()]*,)?${STRING}`,
+      'g',
+    ),
+  ],
   ['KB job error', new RegExp(String.raw`new KbJobError\(${STRING}`, 'g')],
 ];
 
@@ -76,10 +85,10 @@ describe('progress-log lines come from the shared catalogue', () => {
       "await progress.report(0.1, 'Start to parse.');",
       'await progress.report(\n  null,\n  `Generate ${n} chunks`,\n);',
       "await opts.onProgress?.(0.2, 'DOCX structure read.');",
-      "progress(undefined, `Cluster one layer: ${a} -> ${b}`);",
-      "notes.push(`${n} tables found.`);",
+      'progress(undefined, `Cluster one layer: ${a} -> ${b}`);',
+      'notes.push(`${n} tables found.`);',
       "notes: ['The .xls file is a text export.'],",
-      "const log = progress.logWith(...lines, `Task done (${s}s)`);",
+      'const log = progress.logWith(...lines, `Task done (${s}s)`);',
       "progress_msg: logLine(task, 'Reused previous task chunks.'),",
       "throw new KbJobError('The knowledge base no longer exists.');",
     ].join('\n');
@@ -88,8 +97,9 @@ describe('progress-log lines come from the shared catalogue', () => {
       "await progress.report(0.1, progressMessage('startParse'));",
       'await progress.report(0.85 + (0.1 * done) / drafts.length);',
       "notes.push(progressMessage('pdfTablesOne', { count: 1 }));",
-      "await progress.fail(` ${failureMessage(handler, err)}`);",
+      'await progress.fail(` ${failureMessage(handler, err)}`);',
       "this.fail('a sector chain is broken or loops');",
+      "export function logLine(task: Pick<TaskTable, 'from_page' | 'to_page'>, msg: string): string {",
     ].join('\n');
     expect(literalLogCalls(fine)).toEqual([]);
   });

@@ -23,7 +23,10 @@ function sampleParams(key: ProgressMessageKey, style: 'plain' | 'awkward'): Reco
 
 function build(key: ProgressMessageKey, params: Record<string, string>): string {
   // The typed builder takes exactly the template's params; the loop here goes over every key.
-  return (progressMessage as unknown as (k: ProgressMessageKey, p?: Record<string, string>) => string)(key, params);
+  return (progressMessage as unknown as (k: ProgressMessageKey, p?: Record<string, string>) => string)(
+    key,
+    params,
+  );
 }
 
 describe('progress message catalogue', () => {
@@ -81,6 +84,9 @@ describe('progress message catalogue', () => {
       canceled: true,
       message: 'Task has been canceled.',
     });
-    expect(splitProgressLine('Task is queued...')).toMatchObject({ time: null, message: 'Task is queued...' });
+    expect(splitProgressLine('Task is queued...')).toMatchObject({
+      time: null,
+      message: 'Task is queued...',
+    });
   });
 });

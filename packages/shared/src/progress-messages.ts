@@ -62,7 +62,8 @@ export const PROGRESS_MESSAGES = {
   ocrNoText: 'OCR found no text in the image.',
 
   // Pipeline stages (ingest/stages/).
-  keywordOnlyNoModel: 'Keyword-only indexing: no embedding model is set, so chunks are indexed without vectors.',
+  keywordOnlyNoModel:
+    'Keyword-only indexing: no embedding model is set, so chunks are indexed without vectors.',
   keywordOnlyUnavailable:
     'Keyword-only indexing: embedding model {{model}} is not available, so chunks are indexed without vectors.',
   keywordOnlyError: 'Keyword-only indexing: {{error}}.',
@@ -168,7 +169,9 @@ export const PROGRESS_MESSAGES = {
 export type ProgressMessageKey = keyof typeof PROGRESS_MESSAGES;
 
 /** The `{{param}}` names of a template, as a union. */
-type ParamsOf<T extends string> = T extends `${string}{{${infer P}}}${infer Rest}` ? P | ParamsOf<Rest> : never;
+type ParamsOf<T extends string> = T extends `${string}{{${infer P}}}${infer Rest}`
+  ? P | ParamsOf<Rest>
+  : never;
 export type ProgressMessageParams<K extends ProgressMessageKey> = Record<
   ParamsOf<(typeof PROGRESS_MESSAGES)[K]>,
   string | number

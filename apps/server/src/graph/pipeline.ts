@@ -159,7 +159,11 @@ export async function runGraphRag(input: GraphRagInput, ports: GraphRagPorts): P
           relations: graph.size,
           dangling,
         })
-      : progressMessage('graphMerged', { docs: subgraphs.size, entities: graph.order, relations: graph.size }),
+      : progressMessage('graphMerged', {
+          docs: subgraphs.size,
+          entities: graph.order,
+          relations: graph.size,
+        }),
   );
 
   const summaries = await summarizeLongDescriptions(

@@ -9,6 +9,7 @@
  * Errors cross the thread boundary as `{ name, message }`; ParseError messages are shown to people.
  */
 import { parentPort } from 'node:worker_threads';
+import { progressMessage } from '@lectern/shared';
 import { chunkDocument } from './chunkers/index.js';
 import { tableFieldMap } from './chunkers/table.js';
 import { parseDocument } from './parsers/index.js';
@@ -85,7 +86,7 @@ async function parseChunk(id: number, job: ParseChunkJob): Promise<ParseChunkRes
     onProgress: progress,
     pdfOpener: openPdfs.opener(job.docKey),
   });
-  progress(1, 'Finish parsing.');
+  progress(1, progressMessage('finishParse'));
   const chunkCtx = { docName: job.fileName, language: job.language, config: job.config };
   const chunks = chunkDocument(job.parserId, doc, chunkCtx);
   const tokens = chunks.map((c) => countTokens(c.content_with_weight));

@@ -92,9 +92,7 @@ export async function startWorkerHost(
     lease.unref();
     try {
       if (task.retry_count > MAX_RETRIES) {
-        await progress.fail(
-          ` ${progressMessage('taskInterrupted', { count: task.retry_count })}`,
-        );
+        await progress.fail(` ${progressMessage('taskInterrupted', { count: task.retry_count })}`);
         stats.failed += 1;
         return;
       }

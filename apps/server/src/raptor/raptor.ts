@@ -177,12 +177,8 @@ export async function buildRaptorTree(
       .map((members, g) => ({ members, text: texts[g] }))
       .filter((x): x is { members: number[]; text: string } => x.text !== null);
     if (kept.length === 0) {
-      if (depth === 1)
-        throw new Error(progressMessage('raptorNoSummary', { count: groups.length }));
-      progress(
-        undefined,
-        progressMessage('raptorLayerStopped', { layer: depth, previous: depth - 1 }),
-      );
+      if (depth === 1) throw new Error(progressMessage('raptorNoSummary', { count: groups.length }));
+      progress(undefined, progressMessage('raptorLayerStopped', { layer: depth, previous: depth - 1 }));
       break;
     }
     const { vectors } = await ports.embedder.embed(

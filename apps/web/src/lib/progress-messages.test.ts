@@ -28,6 +28,7 @@ function translator(lng: LanguageCode): TFunction {
     resources: Object.fromEntries(Object.entries(resources).map(([l, tree]) => [l, { translation: tree }])),
     interpolation: { escapeValue: false },
     initAsync: false,
+    showSupportNotice: false,
   });
   return instance.t;
 }
@@ -39,7 +40,10 @@ function messagesOf(lng: LanguageCode): Record<string, string> {
 
 function sample(key: ProgressMessageKey): { text: string; values: string[] } {
   const params = Object.fromEntries(progressMessageParams(key).map((name, i) => [name, `${17 + i}`]));
-  const text = (progressMessage as unknown as (k: ProgressMessageKey, p?: Record<string, string>) => string)(key, params);
+  const text = (progressMessage as unknown as (k: ProgressMessageKey, p?: Record<string, string>) => string)(
+    key,
+    params,
+  );
   return { text, values: Object.values(params) };
 }
 
@@ -73,16 +77,26 @@ describe('progress messages in the user language', () => {
 
   it('translates the page range, the error and cancel marks, and failures wrapping failures', () => {
     const de = translator('de');
-    expect(translateProgressLine('10:00:01 Page(1~12): Start to parse.', de)).toBe('Seite(1~12): Parsen beginnt.');
+    expect(translateProgressLine('10:00:01 Page(1~12): Start to parse.', de)).toBe(
+      'Seite(1~12): Parsen beginnt.',
+    );
     expect(translateProgressLine('Page(13~24): OCR page 14/40.', de)).toBe('Seite(13~24): OCR Seite 14/40.');
     expect(translateProgressLine('Task has been canceled. [Canceled]', de)).toBe(
       'Die Aufgabe wurde abgebrochen. [Abgebrochen]',
     );
-    expect(translateProgressLine('[ERROR] The task failed: The uploaded file is missing from storage; upload it again.', de)).toBe(
+    expect(
+      translateProgressLine(
+        '[ERROR] The task failed: The uploaded file is missing from storage; upload it again.',
+        de,
+      ),
+    ).toBe(
       '[FEHLER] Die Aufgabe ist fehlgeschlagen: Die hochgeladene Datei fehlt im Speicher; laden Sie sie erneut hoch.',
     );
     expect(
-      translateProgressMessage('RAPTOR failed: RAPTOR failed: the chat model gave no summary for any of 3 clusters', de),
+      translateProgressMessage(
+        'RAPTOR failed: RAPTOR failed: the chat model gave no summary for any of 3 clusters',
+        de,
+      ),
     ).toBe(
       'RAPTOR fehlgeschlagen: RAPTOR fehlgeschlagen: Das Chat-Modell hat für keinen der 3 Cluster eine Zusammenfassung geliefert',
     );

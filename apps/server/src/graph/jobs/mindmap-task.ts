@@ -49,19 +49,25 @@ export async function runMindmapTask(ctx: AppContext, progress: TaskProgress, ho
       reporter.report(
         0.05 + (0.9 * (i + 1)) / docs.length,
         built.failed
-          ? progressMessage('mindmapDocUnusable', { name: d.name, calls: built.batches, failed: built.failed })
+          ? progressMessage('mindmapDocUnusable', {
+              name: d.name,
+              calls: built.batches,
+              failed: built.failed,
+            })
           : progressMessage('mindmapDoc', { name: d.name, calls: built.batches }),
       );
     } catch (err) {
       await reporter.flush();
       if (hostSignal.aborted) throw err;
       failed++;
-      reporter.report(undefined, progressMessage('mindmapDocFailed', { name: d.name, error: (err as Error).message }));
+      reporter.report(
+        undefined,
+        progressMessage('mindmapDocFailed', { name: d.name, error: (err as Error).message }),
+      );
     }
     await reporter.flush();
   }
-  if (perDoc.size === 0)
-    throw new KbJobError(progressMessage('mindmapNothing', { failed }));
+  if (perDoc.size === 0) throw new KbJobError(progressMessage('mindmapNothing', { failed }));
   const tree = combineMindMaps([...perDoc.values()], kb.name);
   await saveMindMaps(ctx.db.kysely, kb.id, tree, perDoc);
   await finishKbTask(ctx, progress, 'mindmap', usage.totalTokens, [

@@ -161,9 +161,7 @@ export async function parseImage(buffer: Buffer, opts: ParseOptions): Promise<Pa
   return {
     sections: [{ kind: 'figure', text, image: picture, positions: [], fields: { width, height } }],
     notes: [
-      text
-        ? progressMessage('ocrWords', { count: text.split(/\s+/).length })
-        : progressMessage('ocrNoText'),
+      text ? progressMessage('ocrWords', { count: text.split(/\s+/).length }) : progressMessage('ocrNoText'),
     ],
   };
 }

@@ -287,9 +287,7 @@ export async function parsePptx(buffer: Buffer, opts: ParseOptions): Promise<Par
         progressMessage('pptxSlideRead', { slide: i + 1 }),
       );
   }
-  const notes = skippedPictures
-    ? [progressMessage('pptxVectorPictures', { count: skippedPictures })]
-    : [];
+  const notes = skippedPictures ? [progressMessage('pptxVectorPictures', { count: skippedPictures })] : [];
   return {
     sections,
     pageCount: slideParts.length,

@@ -100,10 +100,7 @@ export async function enrichChunks(
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if ((err as Error).name === 'TaskCancelled' || (err as Error).name === 'TaskLost') throw err;
-      await progress.report(
-        null,
-        progressMessage('keywordsFailed', { error: (err as Error).message }),
-      );
+      await progress.report(null, progressMessage('keywordsFailed', { error: (err as Error).message }));
     }
   }
   if (questions > 0) {
@@ -124,10 +121,7 @@ export async function enrichChunks(
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if ((err as Error).name === 'TaskCancelled' || (err as Error).name === 'TaskLost') throw err;
-      await progress.report(
-        null,
-        progressMessage('questionsFailed', { error: (err as Error).message }),
-      );
+      await progress.report(null, progressMessage('questionsFailed', { error: (err as Error).message }));
     }
   }
 }

@@ -76,16 +76,15 @@ export async function describePictures(
       ).text.trim();
       await progress.report(
         null,
-        progressMessage('pictureAnswer', { answer: `${answer.slice(0, 32)}${answer.length > 32 ? '...' : ''}` }),
+        progressMessage('pictureAnswer', {
+          answer: `${answer.slice(0, 32)}${answer.length > 32 ? '...' : ''}`,
+        }),
       );
       if (answer) d.content_with_weight = [d.content_with_weight.trim(), answer].filter(Boolean).join('\n');
     }
   } catch (err) {
     if (stopping(err, signal)) throw err;
-    await progress.report(
-      null,
-      progressMessage('pictureFailed', { error: (err as Error).message }),
-    );
+    await progress.report(null, progressMessage('pictureFailed', { error: (err as Error).message }));
     return drafts.filter((d) => d.content_with_weight.trim());
   }
   return out.filter((d) => d.content_with_weight.trim());

@@ -190,10 +190,7 @@ export async function extractToc(
   try {
     chat = await modelFor(ctx, tenantId, llmId, 'chat');
   } catch (err) {
-    await progress.report(
-      null,
-      progressMessage('tocNoModel', { error: (err as Error).message }),
-    );
+    await progress.report(null, progressMessage('tocNoModel', { error: (err as Error).message }));
     return null;
   }
   await progress.report(null, progressMessage('tocStart'));
@@ -210,10 +207,7 @@ export async function extractToc(
       ).text;
     } catch (err) {
       if (signal.aborted) throw signal.reason;
-      await progress.report(
-        null,
-        progressMessage('tocFailed', { error: (err as Error).message }),
-      );
+      await progress.report(null, progressMessage('tocFailed', { error: (err as Error).message }));
       return null;
     }
     const parsed = parseTocAnswer(answer, drafts.length);

@@ -37,7 +37,9 @@ function JobLog({ log }: { log: string }) {
       {lines.map((line, i) => (
         <li key={i} style={{ whiteSpace: 'pre-wrap' }}>
           {line.time && <Typography.Text type="secondary">{line.time} </Typography.Text>}
-          <Typography.Text type={line.error ? 'danger' : undefined}>{translateProgressLine(line.text, t)}</Typography.Text>
+          <Typography.Text type={line.error ? 'danger' : undefined}>
+            {translateProgressLine(line.text, t)}
+          </Typography.Text>
         </li>
       ))}
     </ol>
