@@ -1,11 +1,14 @@
 /**
  * Runs inside Chromium (bundled by the repository's bench/graph-render.ts): builds a synthetic knowledge graph of `n`
  * entities with the graph tab's own conversion (graph-data.ts), draws it with sigma as the tab does,
- * then pans the camera in a full circle over 90 frames, recording every frame interval.
+ * then pans the camera in a full circle over 90 frames, recording every frame interval. `keepForDrag` leaves the
+ * renderer on the page so the bench can drag the view with the real mouse (sigma then hides the edges as the tab
+ * does while the user pans) while `recordFrames` counts frames.
  */
 import Sigma from 'sigma';
 import type { GraphEdgeData, GraphNodeData } from '@lectern/shared';
 import { buildGraph } from '../src/features/knowledge/graph/graph-data';
+import { graphViewSettings } from '../src/features/knowledge/graph/sigma-settings';
 
 export interface RenderResult {
   nodes: number;
@@ -70,18 +73,17 @@ function synthetic(n: number, withCommunities: boolean) {
   return { nodes, edges };
 }
 
-async function run(n: number, withCommunities: boolean): Promise<RenderResult> {
+let kept: { kill(): void } | null = null;
+
+async function run(n: number, withCommunities: boolean, keepForDrag = false): Promise<RenderResult> {
+  kept?.kill();
+  kept = null;
   const data = synthetic(n, withCommunities);
   const t0 = performance.now();
   const graph = buildGraph(data);
   const t1 = performance.now();
   const container = document.getElementById('graph') as HTMLDivElement;
-  const renderer = new Sigma(graph, container, {
-    hideEdgesOnMove: graph.order > 2000,
-    labelRenderedSizeThreshold: graph.order > 2000 ? 10 : 6,
-    labelDensity: 0.4,
-    zIndex: true,
-  });
+  const renderer = new Sigma(graph, container, graphViewSettings(graph.order));
   const t2 = performance.now();
   await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
   const t3 = performance.now();
@@ -100,7 +102,8 @@ async function run(n: number, withCommunities: boolean): Promise<RenderResult> {
     };
     requestAnimationFrame(step);
   });
-  renderer.kill();
+  if (keepForDrag) kept = renderer;
+  else renderer.kill();
   return {
     nodes: graph.order,
     edges: graph.size,
@@ -112,14 +115,36 @@ async function run(n: number, withCommunities: boolean): Promise<RenderResult> {
   };
 }
 
+/** Frame intervals over `ms` of wall time (the bench moves the mouse meanwhile). */
+async function recordFrames(ms: number): Promise<number[]> {
+  const frameMs: number[] = [];
+  const start = performance.now();
+  let last = start;
+  await new Promise<void>((resolve) => {
+    const step = () => {
+      const now = performance.now();
+      frameMs.push(now - last);
+      last = now;
+      if (now - start < ms) requestAnimationFrame(step);
+      else resolve();
+    };
+    requestAnimationFrame(step);
+  });
+  kept?.kill();
+  kept = null;
+  return frameMs.slice(1);
+}
+
 /** What the page offers the bench script. */
 export interface BenchWindow {
   runBench: typeof run;
+  recordFrames: typeof recordFrames;
   webglRenderer: () => string;
 }
 
 const api: BenchWindow = {
   runBench: run,
+  recordFrames,
   webglRenderer: () => {
     const gl = document.createElement('canvas').getContext('webgl2');
     return gl ? String(gl.getParameter(gl.RENDERER)) : 'no WebGL2';

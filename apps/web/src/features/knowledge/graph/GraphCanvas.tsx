@@ -5,6 +5,7 @@ import Sigma from 'sigma';
 import FA2Layout from 'graphology-layout-forceatlas2/worker';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
 import type { EdgeAttributes, KnowledgeGraph, NodeAttributes } from './graph-data';
+import { graphViewSettings, LARGE_GRAPH } from './sigma-settings';
 
 /**
  * The knowledge graph drawn with sigma (WebGL): community colours, PageRank sizes, labels of the
@@ -45,16 +46,13 @@ export function GraphCanvas({ graph, selected, onSelect, label }: Props) {
   useEffect(() => {
     const el = container.current;
     if (!el) return;
-    const large = graph.order > 2000;
+    const large = graph.order > LARGE_GRAPH;
     let renderer: Sigma<NodeAttributes, EdgeAttributes>;
     const started = performance.now();
     try {
       renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, el, {
-        hideEdgesOnMove: large,
-        labelRenderedSizeThreshold: large ? 10 : 6,
-        labelDensity: 0.4,
+        ...graphViewSettings(graph.order),
         defaultEdgeColor: '#c8ccd2',
-        zIndex: true,
         minCameraRatio: 0.01,
         maxCameraRatio: 20,
         nodeReducer: (node, data) => {
