@@ -51,6 +51,22 @@ export async function buildServer() {
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     fs.copyFileSync(file, dest);
   }
+  preparePythonSnapshot();
+}
+
+/**
+ * The CodeExec Python interpreter's snapshot, made once per build next to the bundled workers, so the
+ * first Python call of a fresh installation restores it instead of loading Pyodide from scratch. A
+ * failure only costs that first call its speed (the server loads Pyodide itself and caches the result).
+ */
+function preparePythonSnapshot() {
+  try {
+    execFileSync(process.execPath, [path.join(serverDir, 'dist/main.js'), 'prepare-python-snapshot'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } catch {
+    console.warn('Python sandbox snapshot not prepared: the first Python call will load Pyodide from scratch.');
+  }
 }
 
 export function buildWeb() {

@@ -77,6 +77,7 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: flag.optional(),
   LECTERN_CONTRACT_CHECK: flag.default(false),
+  CODEEXEC_PYTHON_WARMUP: flag.default(true),
   /** Outgoing mail (team invitations); unset SMTP_HOST = no mail is sent. */
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
@@ -164,6 +165,8 @@ export interface Config {
   blobStore: BlobStoreConfig;
   /** Check every JSON answer against the route contract and record the routes (tests turn it on). */
   contractCheck: boolean;
+  /** Load the CodeExec Python interpreter in the background at server start (main.ts). */
+  codeExecPythonWarmup: boolean;
 }
 
 export type BlobStoreConfig =
@@ -284,5 +287,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'local' },
     contractCheck: e.LECTERN_CONTRACT_CHECK,
+    codeExecPythonWarmup: e.CODEEXEC_PYTHON_WARMUP,
   };
 }

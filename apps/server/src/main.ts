@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { runMigrateIndexCommand } from './cli/migrate-index.js';
+import { runPythonSnapshotCommand } from './cli/python-snapshot.js';
 import { loadConfig } from './config.js';
 import { buildApp } from './http/app.js';
 import { closeRoot, createRoot, startTaskWorkers } from './root.js';
+import { startSharedSandbox } from './sandbox/index.js';
 
 /** Starts the roles this process was asked for (`LECTERN_ROLE` or `--role api|worker|all`). */
 async function main(): Promise<void> {
@@ -25,6 +28,12 @@ async function main(): Promise<void> {
     const host = await startTaskWorkers(ctx);
     stops.push(() => host.stop());
   }
+  // Agent runs (API and worker roles) use CodeExec: its Python interpreter loads in the background now.
+  startSharedSandbox({
+    cacheDir: path.join(config.dataDir, 'cache', 'sandbox'),
+    warmPython: config.codeExecPythonWarmup,
+    log: config.logLevel === 'silent' ? undefined : (m) => console.log(m),
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -43,7 +52,9 @@ const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
 const run =
   command === 'migrate-index'
     ? runMigrateIndexCommand(process.argv, process.env).then((code) => process.exit(code))
-    : main();
+    : command === 'prepare-python-snapshot'
+      ? runPythonSnapshotCommand(process.argv).then((code) => process.exit(code))
+      : main();
 run.catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);

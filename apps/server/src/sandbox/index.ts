@@ -3,12 +3,8 @@
  * Pyodide (Python), each in its own worker thread loaded once and reused, with time, memory and output
  * limits, no network, no file system and no access to the server process.
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { WorkerLane } from './lane.js';
-import { PYTHON_WARM_IMPORTS } from './python-prelude.js';
+import { builtSandboxDir, WorkerLane } from './lane.js';
+import { PythonSnapshotStore } from './snapshot-store.js';
 import { CodeExecError, LIMITS, type RunCodeRequest, type RunCodeResult, type SandboxLang } from './types.js';
 
 export { CodeExecError, LIMITS, normalizeLang } from './types.js';
@@ -20,22 +16,19 @@ const clamp = (v: number | undefined, fallback: number, max: number) =>
 
 export interface SandboxOptions {
   /**
-   * A private folder (e.g. `<data dir>/sandbox`) where the loaded Python interpreter's memory
+   * A private folder (e.g. `<data dir>/cache/sandbox`) where the loaded Python interpreter's memory
    * snapshot is kept, so that the first Python run of the next process starts in about a second
    * instead of loading Pyodide from scratch. Without it the snapshot is kept in memory only (restarts
    * after a runaway script are still fast).
    */
   cacheDir?: string;
-}
-
-/** The snapshot file name changes with the Pyodide version and the modules imported before it. */
-function snapshotFileIn(dir: string): string {
-  const require = createRequire(import.meta.url);
-  const version = (
-    JSON.parse(fs.readFileSync(require.resolve('pyodide/package.json'), 'utf8')) as { version: string }
-  ).version;
-  const digest = crypto.createHash('sha256').update(PYTHON_WARM_IMPORTS).digest('hex').slice(0, 12);
-  return path.join(dir, `pyodide-${version}-${digest}.snapshot`);
+  /**
+   * The read-only folder holding the snapshot the build made (used when the cache has none);
+   * default: next to the bundled sandbox workers, none when running from source. `null`: none.
+   */
+  builtSnapshotDir?: string | null;
+  /** Where the sandbox says which snapshot it starts from, or why it ignores one. */
+  log?: (message: string) => void;
 }
 
 export class Sandbox {
@@ -54,7 +47,12 @@ export class Sandbox {
         label: 'Python',
         maxHeapMb: 512,
         startupTimeoutMs: 120_000,
-        snapshotFile: options.cacheDir ? snapshotFileIn(options.cacheDir) : undefined,
+        snapshots: new PythonSnapshotStore({
+          cacheDir: options.cacheDir,
+          builtDir:
+            options.builtSnapshotDir === null ? undefined : (options.builtSnapshotDir ?? builtSandboxDir()),
+          log: options.log,
+        }),
       }),
     };
   }
@@ -131,6 +129,24 @@ let shared: Sandbox | null = null;
 export function sandbox(options?: SandboxOptions): Sandbox {
   shared ??= new Sandbox(options);
   return shared;
+}
+
+/**
+ * Server start: the shared sandbox keeps its interpreter snapshot in `cacheDir`, and with `warmPython`
+ * Python is loaded now, in its worker thread, so that a first call arriving meanwhile joins that load
+ * instead of starting one. A failed warm-up is only logged: the first call tries again.
+ */
+export function startSharedSandbox(options: SandboxOptions & { warmPython: boolean }): Sandbox {
+  const { warmPython, ...sandboxOptions } = options;
+  const box = sandbox(sandboxOptions);
+  if (warmPython)
+    box
+      .warm('python')
+      .then(() => options.log?.('Python sandbox: ready'))
+      .catch((err: unknown) =>
+        options.log?.(`Python sandbox: the warm-up failed (${(err as Error).message}); the first call retries`),
+      );
+  return box;
 }
 
 /** `sandbox().runCode(req)`. */

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { SnapshotStore } from './snapshot-store.js';
 import { CodeExecError, LIMITS, type WorkerJob, type WorkerReply } from './types.js';
 
 const fromSource = import.meta.url.endsWith('.ts');
@@ -22,6 +23,16 @@ function entryOf(name: string): URL {
     if (fs.existsSync(fileURLToPath(url))) return url;
   }
   throw new CodeExecError('runner_error', `The sandbox worker ${name} is missing from the build.`);
+}
+
+/** The folder of the bundled sandbox workers (`dist/sandbox`), or undefined when running from source. */
+export function builtSandboxDir(): string | undefined {
+  if (fromSource) return undefined;
+  try {
+    return path.dirname(fileURLToPath(entryOf('python.worker')));
+  } catch {
+    return undefined;
+  }
 }
 
 /** tsx's ESM register API, so a worker started from TypeScript sources can load them. */
@@ -43,8 +54,8 @@ export interface LaneOptions {
   maxHeapMb: number;
   /** Time allowed for the engine to load. */
   startupTimeoutMs: number;
-  /** Where the engine's memory snapshot is kept between processes (none: kept in memory only). */
-  snapshotFile?: string;
+  /** Where the engine's memory snapshot is found and kept between processes (none: in memory only). */
+  snapshots?: SnapshotStore;
 }
 
 interface Pending {
@@ -67,35 +78,20 @@ export class WorkerLane {
   loads = 0;
   /** The engine's memory snapshot, sent by the first worker and given to the next ones. */
   private snapshot: Uint8Array | undefined;
+  /** The store is read once, by the first worker start. */
+  private snapshotLooked = false;
 
-  constructor(private readonly opts: LaneOptions) {
-    if (opts.snapshotFile && fs.existsSync(opts.snapshotFile)) {
-      try {
-        this.snapshot = new Uint8Array(fs.readFileSync(opts.snapshotFile));
-      } catch {
-        this.snapshot = undefined; // unreadable: the next worker makes a new one
-      }
-    }
-  }
+  constructor(private readonly opts: LaneOptions) {}
 
   private keepSnapshot(bytes: Uint8Array): void {
     this.snapshot = bytes;
-    const file = this.opts.snapshotFile;
-    if (!file) return;
-    try {
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, bytes, { mode: 0o600 });
-      fs.renameSync(tmp, file);
-    } catch {
-      // Not cached on disk: the next process loads the engine the slow way once.
-    }
+    this.opts.snapshots?.save(bytes);
   }
 
-  /** A snapshot that would not load is dropped, in memory and on disk. */
+  /** A snapshot that would not load is dropped, in memory and from the store. */
   private dropSnapshot(): void {
     this.snapshot = undefined;
-    if (this.opts.snapshotFile) fs.rmSync(this.opts.snapshotFile, { force: true });
+    this.opts.snapshots?.reject();
   }
 
   run(job: Omit<WorkerJob, 'id'>): Promise<Extract<WorkerReply, { type: 'done' }>> {
@@ -123,6 +119,10 @@ export class WorkerLane {
   private ensureWorker(): Promise<void> {
     if (this.ready) return this.ready;
     const entry = entryOf(this.opts.entry);
+    if (!this.snapshotLooked) {
+      this.snapshotLooked = true;
+      this.snapshot = this.opts.snapshots?.load();
+    }
     const options = {
       // The sandbox sees none of the server's environment (secrets, database URLs).
       env: {},
@@ -168,12 +168,13 @@ export class WorkerLane {
             ? `The script used more memory than the sandbox allows.`
             : `The ${this.opts.label} sandbox failed: ${err.message.split('\n')[0]}`,
         );
-        if (fromSnapshot && !readyYet) this.dropSnapshot();
+        // Only a start that failed on its own condemns the snapshot (not close() during the load).
+        if (fromSnapshot && !readyYet && this.worker === worker) this.dropSnapshot();
         reject(e);
         this.onWorkerGone(worker, e);
       });
       worker.on('exit', () => {
-        if (fromSnapshot && !readyYet) this.dropSnapshot();
+        if (fromSnapshot && !readyYet && this.worker === worker) this.dropSnapshot();
         clearTimeout(timer);
         const e = new CodeExecError('runner_error', `The ${this.opts.label} sandbox stopped unexpectedly.`);
         reject(e);
