@@ -65,7 +65,9 @@ function preparePythonSnapshot() {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   } catch {
-    console.warn('Python sandbox snapshot not prepared: the first Python call will load Pyodide from scratch.');
+    console.warn(
+      'Python sandbox snapshot not prepared: the first Python call will load Pyodide from scratch.',
+    );
   }
 }
 

@@ -15,7 +15,9 @@ export async function runPythonSnapshotCommand(argv: string[]): Promise<number> 
   const args = argv.slice(argv.indexOf('prepare-python-snapshot') + 1).filter((a) => !a.startsWith('-'));
   const dir = args[0] ? path.resolve(args[0]) : builtSandboxDir();
   if (!dir) {
-    console.error('prepare-python-snapshot: give the folder (no bundled sandbox folder when run from source)');
+    console.error(
+      'prepare-python-snapshot: give the folder (no bundled sandbox folder when run from source)',
+    );
     return 1;
   }
   const started = performance.now();
@@ -36,7 +38,10 @@ export async function runPythonSnapshotCommand(argv: string[]): Promise<number> 
     return 1;
   }
   for (const other of fs.readdirSync(dir))
-    if (/^pyodide-.*\.snapshot$/.test(other) && other !== name) fs.rmSync(path.join(dir, other), { force: true });
-  console.log(`Python sandbox snapshot ${file} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    if (/^pyodide-.*\.snapshot$/.test(other) && other !== name)
+      fs.rmSync(path.join(dir, other), { force: true });
+  console.log(
+    `Python sandbox snapshot ${file} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return 0;
 }

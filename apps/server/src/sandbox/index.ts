@@ -144,7 +144,9 @@ export function startSharedSandbox(options: SandboxOptions & { warmPython: boole
       .warm('python')
       .then(() => options.log?.('Python sandbox: ready'))
       .catch((err: unknown) =>
-        options.log?.(`Python sandbox: the warm-up failed (${(err as Error).message}); the first call retries`),
+        options.log?.(
+          `Python sandbox: the warm-up failed (${(err as Error).message}); the first call retries`,
+        ),
       );
   return box;
 }

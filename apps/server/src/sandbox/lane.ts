@@ -88,6 +88,12 @@ export class WorkerLane {
     this.opts.snapshots?.save(bytes);
   }
 
+  private lookForSnapshot(): void {
+    if (this.snapshotLooked) return;
+    this.snapshotLooked = true;
+    this.snapshot = this.opts.snapshots?.load();
+  }
+
   /** A snapshot that would not load is dropped, in memory and from the store. */
   private dropSnapshot(): void {
     this.snapshot = undefined;
@@ -119,10 +125,7 @@ export class WorkerLane {
   private ensureWorker(): Promise<void> {
     if (this.ready) return this.ready;
     const entry = entryOf(this.opts.entry);
-    if (!this.snapshotLooked) {
-      this.snapshotLooked = true;
-      this.snapshot = this.opts.snapshots?.load();
-    }
+    this.lookForSnapshot();
     const options = {
       // The sandbox sees none of the server's environment (secrets, database URLs).
       env: {},
@@ -171,24 +174,26 @@ export class WorkerLane {
         // Only a start that failed on its own condemns the snapshot (not close() during the load).
         if (fromSnapshot && !readyYet && this.worker === worker) this.dropSnapshot();
         reject(e);
-        this.onWorkerGone(worker, e);
+        this.onWorkerGone(worker, e, readyYet);
       });
       worker.on('exit', () => {
         if (fromSnapshot && !readyYet && this.worker === worker) this.dropSnapshot();
         clearTimeout(timer);
         const e = new CodeExecError('runner_error', `The ${this.opts.label} sandbox stopped unexpectedly.`);
         reject(e);
-        this.onWorkerGone(worker, e);
+        this.onWorkerGone(worker, e, readyYet);
       });
     });
     this.ready.catch(() => undefined);
     return this.ready;
   }
 
-  private onWorkerGone(worker: Worker, err: CodeExecError): void {
+  private onWorkerGone(worker: Worker, err: CodeExecError, started: boolean): void {
     if (this.worker !== worker) return;
     this.worker = null;
     this.ready = null;
+    // A worker that never got ready had no run yet: pump() sees the failed start and retries or rejects.
+    if (!started) return;
     const current = this.current;
     if (current) {
       this.finish();
@@ -225,6 +230,7 @@ export class WorkerLane {
     if (!next) return;
     this.current = next;
     try {
+      this.lookForSnapshot();
       const hadSnapshot = this.snapshot !== undefined;
       await this.ensureWorker().catch((err: unknown) => {
         // A worker that failed to start from a snapshot dropped it: the next start loads normally.

@@ -30,7 +30,10 @@ describe('Python snapshot file', () => {
 
   it('refuses another Pyodide version or other warm imports', () => {
     const file = encodeSnapshot(KEY, BODY);
-    expect(decodeSnapshot(file, { ...KEY, pyodide: '0.28.3' })).toEqual({ ok: false, reason: 'other version' });
+    expect(decodeSnapshot(file, { ...KEY, pyodide: '0.28.3' })).toEqual({
+      ok: false,
+      reason: 'other version',
+    });
     expect(decodeSnapshot(file, { ...KEY, warm: '000000000000' })).toEqual({
       ok: false,
       reason: 'other version',
@@ -39,7 +42,10 @@ describe('Python snapshot file', () => {
 
   it('refuses a truncated body, a foreign file and a header without its JSON', () => {
     const file = encodeSnapshot(KEY, BODY);
-    expect(decodeSnapshot(file.subarray(0, file.length - 1), KEY)).toEqual({ ok: false, reason: 'truncated' });
+    expect(decodeSnapshot(file.subarray(0, file.length - 1), KEY)).toEqual({
+      ok: false,
+      reason: 'truncated',
+    });
     expect(decodeSnapshot(Buffer.from(BODY), KEY)).toEqual({ ok: false, reason: 'not a snapshot' });
     expect(decodeSnapshot(Buffer.from('LECTERN-PYSNAP 1\n{oops\n'), KEY)).toEqual({
       ok: false,
@@ -50,9 +56,9 @@ describe('Python snapshot file', () => {
   });
 
   it('names the installed Pyodide version in the key and the file name', () => {
-    const pkg = JSON.parse(
-      fs.readFileSync(require.resolve('pyodide/package.json'), 'utf8'),
-    ) as { version: string };
+    const pkg = JSON.parse(fs.readFileSync(require.resolve('pyodide/package.json'), 'utf8')) as {
+      version: string;
+    };
     const key = currentSnapshotKey();
     expect(key.pyodide).toBe(pkg.version);
     expect(key.warm).toMatch(/^[0-9a-f]{12}$/);
