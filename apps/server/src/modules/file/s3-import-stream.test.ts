@@ -4,43 +4,22 @@
  * refusals before the first object stay one JSON answer; closing the stream cancels the import
  * (objects stored so far stay, no more are stored); the plain JSON form still answers as before.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { S3ImportEvent } from '@lectern/shared';
 import { parseSse } from '../../chat/sse.js';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import { S3RVER_KEYS, startS3StandIn, type S3StandIn } from './test-s3-stand-in.js';
 import { listFolder } from './test-support.js';
 
 const BUCKET = 'stream-src';
-const KEYS = { access_key: 'S3RVER', secret_key: 'S3RVER' };
+const KEYS = S3RVER_KEYS;
 const MANY = 40;
-let s3dir: string;
-let s3server: S3rver;
+let s3: S3StandIn;
 let endpoint: string;
 let server: TestServer;
 let owner: TestUser;
 
 beforeAll(async () => {
-  s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-s3stream-'));
-  s3server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: s3dir,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await s3server.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
   const objects: Record<string, string> = {
     'mixed/a.txt': 'alpha',
     'mixed/sub/b.md': '# beta',
@@ -48,17 +27,15 @@ beforeAll(async () => {
     'mixed/c.txt': 'gamma',
   };
   for (let i = 0; i < MANY; i++) objects[`many/file-${String(i).padStart(3, '0')}.txt`] = `object ${i}`;
-  for (const [Key, Body] of Object.entries(objects))
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body }));
-  client.destroy();
+  s3 = await startS3StandIn(BUCKET, objects);
+  endpoint = s3.endpoint;
   server = await startTestServer();
   owner = await newUser(server, 'owner');
 });
 
 afterAll(async () => {
   await server?.close();
-  await s3server?.close();
-  fs.rmSync(s3dir, { recursive: true, force: true });
+  await s3?.close();
 });
 
 async function newFolder(name: string): Promise<string> {

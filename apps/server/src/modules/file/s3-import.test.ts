@@ -5,42 +5,21 @@
  * clean errors, foreign folders are refused, and without LECTERN_SSRF_ALLOW the loopback endpoint is
  * refused by the guard.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
+import { S3RVER_KEYS, startS3StandIn, type S3StandIn } from './test-s3-stand-in.js';
 import { relativeKey } from './s3-import.js';
 import { fileBytes, listFolder, type FileEntry } from './test-support.js';
 
 const BUCKET = 'import-src';
-const KEYS = { access_key: 'S3RVER', secret_key: 'S3RVER' };
-let s3dir: string;
-let s3server: S3rver;
+const KEYS = S3RVER_KEYS;
+let s3: S3StandIn;
 let endpoint: string;
 let server: TestServer;
 let owner: TestUser;
 let outsider: TestUser;
 
 beforeAll(async () => {
-  s3dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-s3import-'));
-  s3server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory: s3dir,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port } = await s3server.run();
-  endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-  });
   const objects: Record<string, string> = {
     'docs/readme.md': '# Read me',
     'docs/guides/setup guide.txt': 'Install, then run.',
@@ -48,9 +27,8 @@ beforeAll(async () => {
     'docs/folder-marker/': '',
     'other/skip.txt': 'not under the prefix',
   };
-  for (const [Key, Body] of Object.entries(objects))
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body }));
-  client.destroy();
+  s3 = await startS3StandIn(BUCKET, objects);
+  endpoint = s3.endpoint;
   server = await startTestServer();
   owner = await newUser(server, 'owner');
   outsider = await newUser(server, 'outsider');
@@ -58,8 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await s3server?.close();
-  fs.rmSync(s3dir, { recursive: true, force: true });
+  await s3?.close();
 });
 
 function importS3(token: string, body: Record<string, unknown>, target = server) {
