@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Button, Form, Input, List, Modal, Popconfirm, Space, Typography } from 'antd';
-import { DeleteOutlined, LinkOutlined } from '@ant-design/icons';
+import { Button, Form, Input, Modal, Space, Typography } from 'antd';
+import { LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { feedback } from '../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../api/request';
 import { useSubmitOnce } from '../../api/submit-once';
 import { useApiTokens, useCreateApiToken, useDeleteApiToken } from '../../api/system';
+import { ShareLinks } from '../../components/ShareLinks';
 import { ShownOnce } from '../../components/ShownOnce';
 import { shareLink } from './search-state';
 
@@ -119,40 +120,16 @@ export function ShareDialog({ searchId, onClose }: { searchId: string | null; on
             {t('search.apps.createShareLink')}
           </Button>
         )}
-        <List
-          size="small"
-          header={<Typography.Text strong>{t('search.apps.shareLinks')}</Typography.Text>}
+        <ShareLinks
+          rows={tokens.data ?? []}
           loading={tokens.isPending}
-          locale={{ emptyText: t('search.apps.noShareLinks') }}
-          dataSource={tokens.data ?? []}
-          rowKey="token"
-          renderItem={(row) => (
-            <List.Item
-              actions={[
-                <Popconfirm
-                  key="delete"
-                  title={t('search.apps.deleteShareLink')}
-                  description={t('search.apps.deleteShareLinkConfirm')}
-                  okText={t('common.delete')}
-                  cancelText={t('common.cancel')}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={async () => report(await remove.mutateAsync(row.token), t('message.deleted'))}
-                >
-                  <Button
-                    danger
-                    type="text"
-                    size="small"
-                    icon={<DeleteOutlined />}
-                    aria-label={t('search.apps.deleteShareLink')}
-                  />
-                </Popconfirm>,
-              ]}
-            >
-              <Typography.Text code data-testid="share-link-hint">
-                {row.beta ?? row.token}
-              </Typography.Text>
-            </List.Item>
-          )}
+          labels={{
+            title: t('search.apps.shareLinks'),
+            empty: t('search.apps.noShareLinks'),
+            delete: t('search.apps.deleteShareLink'),
+            deleteConfirm: t('search.apps.deleteShareLinkConfirm'),
+          }}
+          onDelete={async (row) => report(await remove.mutateAsync(row.token), t('message.deleted'))}
         />
       </Space>
     </Modal>

@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Alert, Button, List, Modal, Popconfirm, Radio, Space, Typography } from 'antd';
-import { DeleteOutlined, ExportOutlined, LinkOutlined } from '@ant-design/icons';
+import { Alert, Button, Modal, Radio, Space, Typography } from 'antd';
+import { ExportOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Dialog } from '@lectern/shared';
 import { useCreateDialogToken, useDialogTokens, useRemoveDialogTokens } from '../../../api/chat-api';
 import { feedback } from '../../../api/feedback';
 import { alreadyShown, type ApiResult } from '../../../api/request';
 import { useSubmitOnce } from '../../../api/submit-once';
+import { ShareLinks } from '../../../components/ShareLinks';
 import { currentLanguage } from '../../../i18n';
 import { EMBED_KINDS, embedSnippet, shareUrl, type EmbedKind } from '../lib/embed';
 
@@ -96,44 +97,20 @@ export function EmbedModal({ dialog, onClose }: { dialog: Dialog | null; onClose
             {t('chat.createShareLink')}
           </Button>
         )}
-        <List
-          size="small"
-          header={<Typography.Text strong>{t('chat.shareLinks')}</Typography.Text>}
+        <ShareLinks
+          rows={links.data ?? []}
           loading={links.isPending}
-          locale={{ emptyText: t('chat.noShareLinks') }}
-          dataSource={links.data ?? []}
-          rowKey="token"
-          renderItem={(row) => (
-            <List.Item
-              actions={[
-                <Popconfirm
-                  key="delete"
-                  title={t('chat.deleteShareLink')}
-                  description={t('chat.deleteShareLinkConfirm')}
-                  okText={t('common.delete')}
-                  cancelText={t('common.cancel')}
-                  okButtonProps={{ danger: true }}
-                  onConfirm={async () => {
-                    const result = await remove.mutateAsync({ tokens: [row.token], tenantId: row.tenant_id });
-                    if (result.code === 0 && beta && row.beta?.startsWith(beta.slice(0, 4))) setBeta(null);
-                    report(result, t('message.deleted'));
-                  }}
-                >
-                  <Button
-                    danger
-                    type="text"
-                    size="small"
-                    icon={<DeleteOutlined />}
-                    aria-label={t('chat.deleteShareLink')}
-                  />
-                </Popconfirm>,
-              ]}
-            >
-              <Typography.Text code data-testid="share-link-hint">
-                {row.beta ?? row.token}
-              </Typography.Text>
-            </List.Item>
-          )}
+          labels={{
+            title: t('chat.shareLinks'),
+            empty: t('chat.noShareLinks'),
+            delete: t('chat.deleteShareLink'),
+            deleteConfirm: t('chat.deleteShareLinkConfirm'),
+          }}
+          onDelete={async (row) => {
+            const result = await remove.mutateAsync({ tokens: [row.token], tenantId: row.tenant_id });
+            if (result.code === 0 && beta && row.beta?.startsWith(beta.slice(0, 4))) setBeta(null);
+            report(result, t('message.deleted'));
+          }}
         />
       </Space>
     </Modal>
