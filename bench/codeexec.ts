@@ -2,12 +2,14 @@
  * CodeExec sandbox figures (issue 15 "Speed"): what a caller of `runCode` waits for.
  *  1. JavaScript start: a trivial `main` through the QuickJS worker (fresh runtime + context per run),
  *     once the worker is up; and the worker's own cold start;
- *  2. Python first call: a fresh sandbox whose first run loads Pyodide in its worker thread, from
- *     scratch and from the interpreter snapshot a previous process cached (Sandbox cacheDir);
+ *  2. Python first call, each in a new process: from scratch; on a fresh installation (empty cache
+ *     folder, the snapshot `npm run build` ships); from the snapshot a previous process cached; and a
+ *     call made 1 s after the server's start-up warm-up began (fresh installation);
  *  3. Python later calls: trivial and small-but-real scripts on the loaded interpreter.
  * Prints median / p95 and the machine (with its load average: the figures move with it); never
  * asserts a time.   Run: npm run bench -- codeexec [runs] [cold-python-starts]
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +50,24 @@ const PY_REAL = [
 ].join('\n');
 const rows = Array.from({ length: 50 }, (_, i) => ({ name: `row ${i}`, v: i * 1.5, ok: i % 2 === 0 }));
 
+interface FirstCallOptions {
+  cacheDir?: string;
+  builtDir?: string;
+  warmFirst?: boolean;
+  callAfterMs?: number;
+}
+
+/** The first call's wait in a new process (ms). */
+function firstCall(options: FirstCallOptions): number {
+  const tsx = path.join(process.cwd(), 'node_modules/tsx/dist/cli.mjs');
+  const res = spawnSync(process.execPath, [tsx, 'bench/lib/python-first-call.ts', JSON.stringify(options)], {
+    encoding: 'utf8',
+  });
+  const last = res.stdout.trim().split('\n').at(-1) ?? '';
+  if (res.status !== 0 || !last.startsWith('{')) throw new Error(`first call failed: ${res.stderr}`);
+  return (JSON.parse(last) as { ms: number }).ms;
+}
+
 async function main(): Promise<void> {
   console.log(
     `CodeExec sandbox — ${machine()}, load average ${os
@@ -82,31 +102,32 @@ async function main(): Promise<void> {
   line('JavaScript 50-row table', jsReal, '—');
   line('JavaScript cold worker (first run of a sandbox)', jsColdStarts, '—');
 
-  // 2. Python first call: a fresh sandbox each time, without and with the snapshot cache folder.
-  const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-sandbox-'));
-  const pyFirst: number[] = [];
-  const pyFirstCached: number[] = [];
-  for (const [cache, into] of [
-    [undefined, pyFirst],
-    [cacheDir, pyFirstCached],
-  ] as const) {
-    if (cache) {
-      // The cache is written by the first process that loads the interpreter: prime it unmeasured.
-      const primer = new Sandbox({ cacheDir: cache });
-      await primer.warm('python');
-      await primer.close();
-    }
-    for (let i = 0; i < COLD; i++) {
-      const fresh = new Sandbox({ cacheDir: cache });
-      into.push(
-        await timed(() => fresh.runCode({ lang: 'python', script: PY_TRIVIAL, args: { a: 1, b: 2 } })),
-      );
-      await fresh.close();
-    }
+  // 2. Python first call, each in a fresh process (bench/lib/python-first-call.ts), as after an install:
+  //    from scratch (no snapshot anywhere), from the snapshot the build ships (a fresh installation:
+  //    empty cache folder), from the cache a previous process wrote, and 1 s after the start-up warm-up of a fresh install.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-bench-sandbox-'));
+  const builtDir = path.join(scratch, 'built');
+  const cacheDir = path.join(scratch, 'cache');
+  // The build's step (main.js prepare-python-snapshot) and a previous process's cache, unmeasured.
+  for (const dir of [builtDir, cacheDir]) firstCall({ cacheDir: dir });
+  const scenarios: Array<[string, (i: number) => FirstCallOptions]> = [
+    ['Python first call, fresh, no snapshot', (i) => ({ cacheDir: path.join(scratch, `empty-${i}`) })],
+    [
+      'Python first call, fresh install (build snapshot)',
+      (i) => ({ cacheDir: path.join(scratch, `fresh-${i}`), builtDir }),
+    ],
+    ['Python first call, from the cached snapshot', () => ({ cacheDir })],
+    [
+      'Python first call 1 s after start, fresh install',
+      (i) => ({ cacheDir: path.join(scratch, `late-${i}`), builtDir, warmFirst: true, callAfterMs: 1000 }),
+    ],
+  ];
+  for (const [label, optionsOf] of scenarios) {
+    const xs: number[] = [];
+    for (let i = 0; i < COLD; i++) xs.push(firstCall(optionsOf(i)));
+    line(label, xs, '< 4 s');
   }
-  fs.rmSync(cacheDir, { recursive: true, force: true });
-  line('Python first call (loads Pyodide, no cache)', pyFirst, '< 4 s');
-  line('Python first call (from the cached snapshot)', pyFirstCached, '< 4 s');
+  fs.rmSync(scratch, { recursive: true, force: true });
 
   // 3. Python later calls.
   await sb.warm('python');
