@@ -37,6 +37,9 @@ export async function runPythonSnapshotCommand(argv: string[]): Promise<number> 
     console.error(`prepare-python-snapshot: no valid snapshot was written to ${file}`);
     return 1;
   }
+  // Part of the build, read by whichever user runs the server; it holds no secret (loaded with an
+  // empty environment, before any script).
+  fs.chmodSync(file, 0o644);
   for (const other of fs.readdirSync(dir))
     if (/^pyodide-.*\.snapshot$/.test(other) && other !== name)
       fs.rmSync(path.join(dir, other), { force: true });
