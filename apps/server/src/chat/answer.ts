@@ -12,6 +12,7 @@ import { countTokens } from '../ingest/tokens.js';
 import { citableSentences, hasCitation, insertCitations, normalizeCitations } from './citations.js';
 import * as tasks from './llm-tasks.js';
 import { assemblePrompt } from './prompt.js';
+import { answerFromTables } from './table-answer.js';
 import { followUpQueries, mergeKnowledge } from './research.js';
 import type { ChatServices } from './services.js';
 import { ThinkSplitter, type ThinkOut } from './think.js';
@@ -136,6 +137,22 @@ async function* answerWith(
   const useWeb = typeof pc.tavily_api_key === 'string' && pc.tavily_api_key !== '';
   const retrieving = useKb || useWeb;
 
+  // Every KB a table KB with a field map: a structured query answers, unless it yields nothing (§19.7).
+  const quoting = pc.quote !== false && opts.quote !== false;
+  if (useKb && !opts.docIds?.length && question.trim()) {
+    const kbIds = dialog.kb_ids;
+    const structured = await soft(
+      null,
+      () => answerFromTables(svc, model, dialog.tenant_id, kbIds, question, { quote: quoting, signal }),
+      signal,
+    );
+    if (structured) {
+      const { answer, reference, prompt } = structured;
+      yield event(answer, { reference: { ...reference }, prompt, final: true });
+      const tokens = countTokens(prompt) + countTokens(answer);
+      return { content: answer, reference, prompt, tokens, durationS: (now() - t0) / 1000 };
+    }
+  }
   if (retrieving && userTurns.length > 1 && pc.refine_multiturn) {
     question = await soft(question, () => tasks.refineQuestion(model, history, signal), signal);
   }
@@ -235,7 +252,7 @@ async function* answerWith(
     };
   }
 
-  const quote = pc.quote !== false && opts.quote !== false;
+  const quote = quoting;
   const system = retrieving && !pc.system.includes('{knowledge}') ? pc.system + KNOWLEDGE_SLOT : pc.system;
   const maxTokens =
     typeof dialog.llm_setting.max_tokens === 'number' && dialog.llm_setting.max_tokens > 0
