@@ -20,10 +20,7 @@ const SYSTEM =
 const TYPE_WORDS = { INTEGER: 'integer', REAL: 'number', TEXT: 'text' } as const;
 
 function fieldLines(schema: TableSchema): string {
-  const lines = [
-    'doc_id: id of the source document (text)',
-    'docnm_kwd: name of the source document (text)',
-  ];
+  const lines = ['doc_id: id of the source document (text)', 'docnm_kwd: name of the source document (text)'];
   for (const [key, header] of Object.entries(schema.fieldMap)) {
     const type = key.endsWith('_dt')
       ? 'date-time text "YYYY-MM-DD HH:MM:SS"'
