@@ -34,6 +34,8 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** The conversation (or session) answered in, for the trace. */
   sessionId?: string;
+  /** Structured queries over all-table KBs (§19.7; chats only: a search app's answer summarizes). */
+  tableQueries?: boolean;
   /** The trace's name ("chat" by default; "search" for a search app's answer). */
   traceName?: string;
 }
@@ -139,7 +141,7 @@ async function* answerWith(
 
   // Every KB a table KB with a field map: a structured query answers, unless it yields nothing (§19.7).
   const quoting = pc.quote !== false && opts.quote !== false;
-  if (useKb && !opts.docIds?.length && question.trim()) {
+  if (useKb && opts.tableQueries !== false && !opts.docIds?.length && question.trim()) {
     const kbIds = dialog.kb_ids;
     const structured = await soft(
       null,
