@@ -10,6 +10,7 @@ import { startOpenAIStandin, type OpenAIChatBody, type Standin } from '../../../
 import { textOf } from '../../../test/standins/openai.js';
 import { answers, createConversation, createDialog, postSse, wireModels } from '../../chat/test-fixtures.js';
 import { createKb, runDocs, uploadDocs, waitSettled } from '../kb/test-support.js';
+import { apiKeyOf } from '../public-api/test-support.js';
 import { startTaskWorkers } from '../../root.js';
 import type { WorkerHost } from '../../queue/worker-host.js';
 
@@ -201,5 +202,27 @@ describe('structured queries over table KBs', () => {
     expect(sqlPrompts).toHaveLength(0);
     expect(answer).toBe(RETRIEVAL_ANSWER);
     expect(final.reference.chunks.length).toBeGreaterThan(0);
+  });
+
+  it('the OpenAI-compatible chat route answers through the same structured query', async () => {
+    const key = await apiKeyOf(server, user);
+    sqlPrompts = [];
+    sqlAnswers = ["SELECT name_tks, stock_long FROM kb_rows WHERE released_dt >= '2024-01-01'"];
+    const res = await call<never>(server, `/api/v1/chats_openai/${tableDialog}/chat/completions`, {
+      headers: { Authorization: `Bearer ${key}` },
+      body: {
+        model: 'model',
+        stream: false,
+        messages: [{ role: 'user', content: 'What was released this year?' }],
+        extra_body: { reference: true },
+      },
+    });
+    const body = res.body as unknown as {
+      choices: Array<{ message: { content: string; reference?: unknown } }>;
+    };
+    expect(sqlPrompts).toHaveLength(1);
+    expect(body.choices[0].message.content).toBe(
+      '|Name|Stock|Source|\n|------|------|------|\n|Lamp|3|items.csv [ID:0]|',
+    );
   });
 });
