@@ -16,7 +16,8 @@ export const MAX_TABLE_ROWS = 50_000;
 export const MAX_RESULT_ROWS = 100;
 /** Time one statement may run (building the throwaway database included). */
 export const TABLE_SQL_TIMEOUT_MS = 5_000;
-const PAGE = 1_000;
+// Large pages: each listing page counts and sorts the KB again (5,000 measured ~25% faster than 1,000).
+const PAGE = 5_000;
 
 export interface TableSchema {
   kbIds: string[];
