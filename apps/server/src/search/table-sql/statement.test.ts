@@ -18,6 +18,8 @@ describe('statement checks', () => {
     expect(refusalOf("SELECT name_tks FROM kb_rows WHERE name_tks = 'drop; update'")).toBeNull();
     expect(refusalOf('WITH c AS (SELECT * FROM kb_rows) SELECT count(*) FROM c')).toBeNull();
     expect(refusalOf('select "delete" from kb_rows')).toBeNull();
+    expect(refusalOf("SELECT replace(name_tks, 'a', 'b'), release_dt FROM kb_rows")).toBeNull();
+    expect(refusalOf('WITH x AS (SELECT 1) REPLACE INTO kb_rows VALUES (1)')).not.toBeNull();
   });
 
   it('refuses writes, schema and engine statements, and several statements', () => {

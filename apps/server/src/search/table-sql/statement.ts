@@ -37,9 +37,12 @@ function codeOnly(sql: string): string {
     .replace(/\/\*[\s\S]*?\*\//g, ' ');
 }
 
-/** Words that never belong in a query over one table (writes, schema changes, file and engine access). */
+/**
+ * Words that never belong in a query over one table (writes, schema changes, file and engine access);
+ * `replace(…)` the string function is fine.
+ */
 const FORBIDDEN =
-  /\b(pragma|attach|detach|vacuum|insert|update|delete|drop|create|alter|replace|reindex|analyze|begin|commit|rollback|savepoint|release|load_extension|readfile|writefile|edit|fts3_tokenizer|sqlite_master|sqlite_schema|sqlite_temp_master)\b/i;
+  /\b(pragma|attach|detach|vacuum|insert|update|delete|drop|create|alter|replace(?!\s*\()|reindex|analyze|begin|commit|rollback|savepoint|release|load_extension|readfile|writefile|edit|fts3_tokenizer|sqlite_master|sqlite_schema|sqlite_temp_master)\b/i;
 
 /** Why the statement is refused, or null when it is a single SELECT (optionally led by WITH). */
 export function refusalOf(sql: string): string | null {
