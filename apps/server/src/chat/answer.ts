@@ -140,12 +140,12 @@ async function* answerWith(
   const retrieving = useKb || useWeb;
 
   // Every KB a table KB with a field map: a structured query answers, unless it yields nothing (§19.7).
-  const quoting = pc.quote !== false && opts.quote !== false;
+  const quote = pc.quote !== false && opts.quote !== false;
   if (useKb && opts.tableQueries !== false && !opts.docIds?.length && question.trim()) {
     const kbIds = dialog.kb_ids;
     const structured = await soft(
       null,
-      () => answerFromTables(svc, model, dialog.tenant_id, kbIds, question, { quote: quoting, signal }),
+      () => answerFromTables(svc, model, dialog.tenant_id, kbIds, question, { quote, signal }),
       signal,
     );
     if (structured) {
@@ -254,7 +254,6 @@ async function* answerWith(
     };
   }
 
-  const quote = quoting;
   const system = retrieving && !pc.system.includes('{knowledge}') ? pc.system + KNOWLEDGE_SLOT : pc.system;
   const maxTokens =
     typeof dialog.llm_setting.max_tokens === 'number' && dialog.llm_setting.max_tokens > 0
