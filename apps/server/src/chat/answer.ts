@@ -12,6 +12,7 @@ import { countTokens } from '../ingest/tokens.js';
 import { citableSentences, hasCitation, insertCitations, normalizeCitations } from './citations.js';
 import * as tasks from './llm-tasks.js';
 import { assemblePrompt } from './prompt.js';
+import { answerFromTables } from './table-answer.js';
 import { followUpQueries, mergeKnowledge } from './research.js';
 import type { ChatServices } from './services.js';
 import { ThinkSplitter, type ThinkOut } from './think.js';
@@ -33,6 +34,8 @@ export interface AnswerOptions {
   signal?: AbortSignal;
   /** The conversation (or session) answered in, for the trace. */
   sessionId?: string;
+  /** Structured queries over all-table KBs (§19.7; chats only: a search app's answer summarizes). */
+  tableQueries?: boolean;
   /** The trace's name ("chat" by default; "search" for a search app's answer). */
   traceName?: string;
 }
@@ -136,6 +139,22 @@ async function* answerWith(
   const useWeb = typeof pc.tavily_api_key === 'string' && pc.tavily_api_key !== '';
   const retrieving = useKb || useWeb;
 
+  // Every KB a table KB with a field map: a structured query answers, unless it yields nothing (§19.7).
+  const quote = pc.quote !== false && opts.quote !== false;
+  if (useKb && opts.tableQueries !== false && !opts.docIds?.length && question.trim()) {
+    const kbIds = dialog.kb_ids;
+    const structured = await soft(
+      null,
+      () => answerFromTables(svc, model, dialog.tenant_id, kbIds, question, { quote, signal }),
+      signal,
+    );
+    if (structured) {
+      const { answer, reference, prompt } = structured;
+      yield event(answer, { reference: { ...reference }, prompt, final: true });
+      const tokens = countTokens(prompt) + countTokens(answer);
+      return { content: answer, reference, prompt, tokens, durationS: (now() - t0) / 1000 };
+    }
+  }
   if (retrieving && userTurns.length > 1 && pc.refine_multiturn) {
     question = await soft(question, () => tasks.refineQuestion(model, history, signal), signal);
   }
@@ -235,7 +254,6 @@ async function* answerWith(
     };
   }
 
-  const quote = pc.quote !== false && opts.quote !== false;
   const system = retrieving && !pc.system.includes('{knowledge}') ? pc.system + KNOWLEDGE_SLOT : pc.system;
   const maxTokens =
     typeof dialog.llm_setting.max_tokens === 'number' && dialog.llm_setting.max_tokens > 0

@@ -10,6 +10,7 @@ import { outboundPolicyOf } from '../net/index.js';
 import { tokenize } from '../chunk-index/tokenizer.js';
 import { retrieveForChat } from './retrieval-bridge.js';
 import type { ChatServices } from './services.js';
+import { createTableQueries } from './table-bridge.js';
 import { tavilySearch } from './web-search.js';
 
 /** Built once per process by the composition root (root.ts). */
@@ -43,6 +44,7 @@ export function createChatServices(ctx: AppContext): ChatServices {
       return modelFor(ctx, tenantId, id, 'tts');
     },
     retrieve: async (params) => retrieveForChat(ctx, params),
+    ...createTableQueries(ctx),
     webSearch: (apiKey, query, signal) =>
       tavilySearch(apiKey, query, {
         signal,

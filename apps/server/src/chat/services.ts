@@ -6,7 +6,9 @@
 import type { ChatModel, EmbeddingModel, TtsModel } from '../models/ports.js';
 import type { Observation, Trace, TraceStart } from '../tracing/types.js';
 import type { NormalizedMetaFilter } from '../search/metadata-conditions.js';
-import type { Knowledge } from './types.js';
+import type { TableSchema } from '../search/table-sql/table-query.js';
+import type { TableQueryOutcome } from '../search/table-sql/types.js';
+import type { Knowledge, RefChunk } from './types.js';
 
 export interface RetrieveParams {
   question: string;
@@ -31,6 +33,15 @@ export interface RetrieveParams {
   trace?: Observation;
 }
 
+/** One model-written statement run over table KBs (API.md §19.7). */
+export interface TableQueryResult {
+  /** The statement as run (cleaned of reasoning, code fences and a trailing `;`). */
+  sql: string;
+  outcome: TableQueryOutcome;
+  /** The row chunks of the result rows that carry one (by chunk id), for citations. */
+  chunks: Map<string, RefChunk>;
+}
+
 export interface ResolvedChatModel {
   model: ChatModel;
   /** The model's context window in tokens (tenant_llm.max_tokens, else the catalogue's). */
@@ -48,6 +59,18 @@ export interface ChatServices {
   retrieve(params: RetrieveParams): Promise<Knowledge>;
   /** Web search (Tavily). */
   webSearch(apiKey: string, query: string, signal?: AbortSignal): Promise<Knowledge>;
+  /** The merged field map when every KB is `table`-parsed with one (structured queries), else null. */
+  tableSchema(tenantId: string, kbIds: string[]): Promise<TableSchema | null>;
+  /**
+   * Runs a model's answer as one SELECT over the KBs' rows in a throwaway database (never ours);
+   * null when the rows cannot be queried (none, or too many).
+   */
+  queryTable(
+    schema: TableSchema,
+    table: string,
+    modelAnswer: string,
+    signal?: AbortSignal,
+  ): Promise<TableQueryResult | null>;
   /** The search tokenizer (for citation insertion). */
   tokenize(text: string): string[];
   /** The trace of one answer (the no-op trace when the tenant has no tracing keys). Never throws. */

@@ -38,6 +38,7 @@ export async function streamAsk(
     const gen = answerQuestion(svc, dialog, [{ role: 'user', content: body.question }], {
       docIds: plan.docIds,
       signal: sse.signal,
+      tableQueries: false,
     });
     for (let step = await gen.next(); !step.done; step = await gen.next()) {
       const ev = step.value;

@@ -17,10 +17,16 @@ import {
 } from 'antd';
 import { ExperimentOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { RETRIEVAL_UI_DEFAULTS, type RetrievalAnswer, type RetrievalTestBody } from '@lectern/shared';
+import {
+  RETRIEVAL_UI_DEFAULTS,
+  type MetaDataFilter,
+  type RetrievalAnswer,
+  type RetrievalTestBody,
+} from '@lectern/shared';
 import { useRerankModels, useRetrievalTest } from '../../api/chunk';
 import { feedback } from '../../api/feedback';
 import { alreadyShown } from '../../api/request';
+import { draftOf, draftProblem, filterOf, MetadataFilterBuilder } from '../metadata';
 import { HitCard } from './HitCard';
 
 interface FormValues {
@@ -29,17 +35,23 @@ interface FormValues {
   keyword_weight: number;
   rerank_id?: string;
   top_k: number;
+  /** The metadata filter of the run (`{}` or absent = off). */
+  meta_data_filter?: MetaDataFilter | Record<string, unknown>;
 }
 
 const PAGE_SIZE = RETRIEVAL_UI_DEFAULTS.size;
 
-/** The request for one run: the keyword weight shown in the form is `1 − vector_similarity_weight`. */
+/**
+ * The request for one run: the keyword weight shown in the form is `1 − vector_similarity_weight`;
+ * the metadata filter is sent only when it is on.
+ */
 export function retrievalBody(
   kbId: string,
   v: FormValues,
   page: number,
   docIds: string[],
 ): RetrievalTestBody {
+  const metaFilter = filterOf(draftOf(v.meta_data_filter));
   return {
     kb_id: kbId,
     question: v.question.trim(),
@@ -50,6 +62,7 @@ export function retrievalBody(
     vector_similarity_weight: Math.round((1 - v.keyword_weight) * 1000) / 1000,
     top_k: v.top_k,
     ...(v.rerank_id ? { rerank_id: v.rerank_id } : {}),
+    ...(metaFilter.method ? { meta_data_filter: metaFilter } : {}),
     highlight: true,
   };
 }
@@ -160,6 +173,21 @@ export function RetrievalTestingTab({ kbId }: { kbId: string }) {
                 style={{ width: 140 }}
                 aria-label={t('retrieval.topK')}
               />
+            </Form.Item>
+            <Form.Item
+              name="meta_data_filter"
+              label={t('metadata.filter')}
+              tooltip={t('metadata.filterTip')}
+              rules={[
+                {
+                  validator: async (_, value: unknown) => {
+                    const problem = draftProblem(draftOf(value));
+                    if (problem) throw new Error(t(`metadata.problems.${problem}`));
+                  },
+                },
+              ]}
+            >
+              <MetadataFilterBuilder kbIds={[kbId]} />
             </Form.Item>
             <Form.Item
               name="question"

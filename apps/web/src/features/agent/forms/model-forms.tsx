@@ -3,6 +3,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CATALOGUE } from '@lectern/agent-core/editor';
 import { useAllKbs } from '../../../api/kb';
+import { draftOf, draftProblem, MetadataFilterBuilder } from '../../metadata';
 import { initialForm } from '../lib/node-factory';
 import { McpField } from './McpField';
 import {
@@ -154,8 +155,35 @@ export function RetrievalForm({ ctx }: { ctx: FieldContext }) {
         step={0.05}
       />
       <BoolField ctx={ctx} name="use_kg" label={t('agent.form.useKg')} />
+      <RetrievalMetaFilter ctx={ctx} kbIds={(kbs.data ?? []).map((kb) => kb.id)} />
       <TextField ctx={ctx} name="empty_response" label={t('agent.form.emptyResponse')} />
     </>
+  );
+}
+
+/**
+ * The Retrieval component's `meta_data_filter` (AGENTS.md Retrieval params); keys and values are
+ * suggested from the chosen knowledge bases (references and names among `kb_ids` suggest nothing).
+ */
+function RetrievalMetaFilter({ ctx, kbIds }: { ctx: FieldContext; kbIds: string[] }) {
+  const { t } = useTranslation();
+  const chosen = ((ctx.form.kb_ids as string[] | undefined) ?? []).filter((id) => kbIds.includes(id));
+  const problem = draftProblem(draftOf(ctx.form.meta_data_filter));
+  return (
+    <Form.Item
+      label={t('metadata.filter')}
+      tooltip={t('metadata.filterTip')}
+      validateStatus={problem ? 'error' : undefined}
+      help={problem ? t(`metadata.problems.${problem}`) : undefined}
+      style={{ marginBottom: 12 }}
+      data-testid="field-meta_data_filter"
+    >
+      <MetadataFilterBuilder
+        kbIds={chosen}
+        value={ctx.form.meta_data_filter as Record<string, unknown> | undefined}
+        onChange={(filter) => ctx.set('meta_data_filter', filter)}
+      />
+    </Form.Item>
   );
 }
 
