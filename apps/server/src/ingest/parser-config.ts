@@ -97,7 +97,8 @@ function mergeObjects(base: Json, over: Json): Json {
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     const current = out[key];
-    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : cloneValue(value);
+    out[key] =
+      isPlainObject(current) && isPlainObject(value) ? mergeObjects(current, value) : cloneValue(value);
   }
   return out;
 }

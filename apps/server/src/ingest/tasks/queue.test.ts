@@ -307,14 +307,12 @@ describe('leases, retries and queue position', () => {
       await progress.reportLazily(0.7, 'unseen cancel');
       await expect(progress.report(0.7)).rejects.toBeInstanceOf(TaskCancelled);
       // The final log (what finishTask and fail write) holds every line.
-      expect(progress.logWith('done').split('\n').map((l) => l.slice(9))).toEqual([
-        'first line',
-        'held line',
-        'third line',
-        'last held',
-        'unseen cancel',
-        'done',
-      ]);
+      expect(
+        progress
+          .logWith('done')
+          .split('\n')
+          .map((l) => l.slice(9)),
+      ).toEqual(['first line', 'held line', 'third line', 'last held', 'unseen cancel', 'done']);
     } finally {
       clock.mockRestore();
     }
