@@ -10,7 +10,7 @@
  *   npx tsx bench/api-under-parse.ts [--pdfs 12] [--pages 48] [--texts 400] [--json]
  */
 import os from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as perf } from 'node:perf_hooks';
 import { call, newUser, startTestServer } from '../apps/server/test/harness.js';
 import { parseThreadCount } from '../apps/server/src/ingest/parse-pool.js';
 import { makePdf, textPages } from '../apps/server/src/ingest/testing/make-pdf.js';
@@ -78,6 +78,10 @@ async function main(): Promise<void> {
     })();
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
+    // Main-thread busy time and the process's CPU time (all its threads, not the parse processes):
+    // less sensitive to a shared machine than latencies, for A/B comparisons.
+    const elu0 = perf.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     for (let i = 0; i < ids.length; i += 100) {
       const run = await call(server, '/v1/document/run', {
@@ -100,6 +104,8 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - t0) / 1000;
     loop.disable();
+    const elu = perf.eventLoopUtilization(elu0);
+    const cpu = process.cpuUsage(cpu0);
     parsing = false;
     await poller;
     const s = summarize(latencies);
@@ -114,6 +120,8 @@ async function main(): Promise<void> {
         p95: loop.percentile(95) / 1e6,
         max: loop.max / 1e6,
       },
+      mainThread: { busyMs: elu.active, utilization: elu.utilization },
+      processCpuMs: (cpu.user + cpu.system) / 1000,
       load1: { before: loadBefore, after: os.loadavg()[0] },
     };
     if (args.includes('--json')) {
@@ -131,6 +139,9 @@ async function main(): Promise<void> {
     );
     console.log(
       `event loop delay: p50 ${result.eventLoopDelayMs.p50.toFixed(1)} ms, p95 ${result.eventLoopDelayMs.p95.toFixed(1)} ms, max ${result.eventLoopDelayMs.max.toFixed(1)} ms`,
+    );
+    console.log(
+      `main thread busy ${elu.active.toFixed(0)} ms (${(elu.utilization * 100).toFixed(0)} %), process CPU ${result.processCpuMs.toFixed(0)} ms`,
     );
   } finally {
     await host.stop();

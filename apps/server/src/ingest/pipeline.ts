@@ -139,7 +139,7 @@ export async function runParseTask(
   if (!doc || !kb) throw new TaskLost();
   await dropPartialChunks(ctx, progress, kb.id, owner);
   const config = effectiveParserConfig(doc.parser_id, parseJson<ParserConfig>(doc.parser_config, {}));
-  await progress.report(0.1, progressMessage('startParse'));
+  await progress.reportLazily(0.1, progressMessage('startParse'));
 
   let result: ParseChunkResult = { chunks: [], tokens: [], notes: [] };
   let bytes: Buffer | null = null;
@@ -164,20 +164,20 @@ export async function runParseTask(
       {
         signal,
         affinity: blobKey,
-        onProgress: (f, msg) => progress.report(0.1 + 0.7 * Math.max(0, Math.min(1, f)), msg),
+        onProgress: (f, msg) => progress.reportLazily(0.1 + 0.7 * Math.max(0, Math.min(1, f)), msg),
       },
     );
   } else {
-    await progress.report(0.8, progressMessage('finishParse'));
+    await progress.reportLazily(0.8, progressMessage('finishParse'));
   }
-  for (const note of result.notes) await progress.report(null, note);
+  for (const note of result.notes) await progress.reportLazily(null, note);
   await storeFieldMap(ctx, kb.id, result.fieldMap, progress);
   let drafts = result.chunks;
   if (doc.parser_id === 'picture' && doc.type === 'visual' && !VIDEO_EXTENSIONS.includes(doc.suffix)) {
     drafts = await describePictures(ctx, kb.tenant_id, { bytes, ext: doc.suffix }, drafts, progress, signal);
     result.tokens = drafts.map((d) => countTokens(d.content_with_weight));
   }
-  await progress.report(0.8, progressMessage('generateChunks', { count: drafts.length }));
+  await progress.reportLazily(0.8, progressMessage('generateChunks', { count: drafts.length }));
 
   const llmId = typeof config.llm_id === 'string' && config.llm_id ? config.llm_id : '';
   await enrichChunks(ctx, kb.tenant_id, llmId, drafts, config, progress, signal);
@@ -242,7 +242,7 @@ export async function runParseTask(
   for (let i = 0; i < all.length; i += UPSERT_BATCH) {
     await index.upsert(all.slice(i, i + UPSERT_BATCH));
     if (i + UPSERT_BATCH < all.length) {
-      await progress.report(0.95 + (0.04 * (i + UPSERT_BATCH)) / all.length);
+      await progress.reportLazily(0.95 + (0.04 * (i + UPSERT_BATCH)) / all.length);
       await new Promise<void>((r) => setImmediate(r));
     }
   }

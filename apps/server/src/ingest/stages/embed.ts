@@ -36,7 +36,7 @@ export async function embedChunks(
 ): Promise<Array<number[] | null>> {
   if (drafts.length === 0) return [];
   if (!(await embeddingAvailable(ctx, tenantId, embdId))) {
-    await progress.report(
+    await progress.reportLazily(
       null,
       embdId
         ? progressMessage('keywordOnlyUnavailable', { model: embdId })
@@ -52,7 +52,7 @@ export async function embedChunks(
   } catch (err) {
     // The bundled model without a local copy and no way to download it is "not available", not a failure.
     if (err instanceof ModelError && err.provider === BUILTIN_FACTORY) {
-      await progress.report(null, progressMessage('keywordOnlyError', { error: err.message }));
+      await progress.reportLazily(null, progressMessage('keywordOnlyError', { error: err.message }));
       return drafts.map(() => null);
     }
     throw err;
@@ -63,9 +63,9 @@ export async function embedChunks(
     const { vectors } = await model.embed(batch.map(embedText), { signal });
     for (const v of vectors) out.push(v.map((x, k) => weight * (title[k] ?? 0) + (1 - weight) * x));
     const done = Math.min(i + EMBED_BATCH, drafts.length);
-    await progress.report(0.85 + (0.1 * done) / drafts.length);
+    await progress.reportLazily(0.85 + (0.1 * done) / drafts.length);
   }
-  await progress.report(
+  await progress.reportLazily(
     0.95,
     progressMessage('embeddingDone', {
       count: drafts.length,

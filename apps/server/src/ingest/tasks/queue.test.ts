@@ -5,6 +5,7 @@ import { createKb, uploadDocs, waitSettled } from '../../modules/kb/test-support
 import { newId } from '../../util/ids.js';
 import { creationStamps } from '../../util/time.js';
 import { claimNextTask, renewLease } from '../../queue/claim.js';
+import { LAZY_WRITE_MS, TaskCancelled, TaskProgress } from '../../queue/progress.js';
 import { splitRanges } from './enqueue.js';
 import { QUEUE_MESSAGE_REFRESH_MS, rollupDocument, rollupRunning } from './rollup.js';
 import { startTaskWorkers } from '../../root.js';
@@ -256,5 +257,65 @@ describe('leases, retries and queue position', () => {
     }
     expect((await read()).b.progress_msg).toBe('1 tasks are ahead in the queue...');
     await db.deleteFrom('task').where('kb_id', '=', kb).execute();
+  });
+  it('lazy progress reports write at most every LAZY_WRITE_MS; held-back lines reach the next and the final write', async () => {
+    const db = server.ctx.db.kysely;
+    const doc = newId();
+    await db.insertInto('task').values(taskRow(doc)).execute();
+    const task = (await claimNextTask(server.ctx.db, 'w1', 60_000, ['parse']))!;
+    const rollups = vi.fn(async () => undefined);
+    const progress = new TaskProgress(server.ctx.db, task, 'w1', rollups);
+    const row = () =>
+      db
+        .selectFrom('task')
+        .select(['progress', 'progress_msg'])
+        .where('id', '=', task.id)
+        .executeTakeFirstOrThrow();
+    const start = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(start);
+    try {
+      await progress.reportLazily(0.1, 'first line');
+      expect(await row()).toMatchObject({ progress: 0.1 });
+      expect((await row()).progress_msg).toContain('first line');
+
+      // Within the window: nothing written, held in memory.
+      clock.mockReturnValue(start + LAZY_WRITE_MS - 1);
+      await progress.reportLazily(0.5, 'held line');
+      expect((await row()).progress).toBe(0.1);
+      expect((await row()).progress_msg).not.toContain('held line');
+
+      // The next write after the window carries the held line and the raised progress.
+      clock.mockReturnValue(start + LAZY_WRITE_MS);
+      await progress.reportLazily(null, 'third line');
+      const written = await row();
+      expect(written.progress).toBe(0.5);
+      expect(written.progress_msg.split('\n').map((l) => l.slice(9))).toEqual([
+        'first line',
+        'held line',
+        'third line',
+      ]);
+      // A short task does not roll its document up before its first second.
+      expect(rollups).not.toHaveBeenCalled();
+      clock.mockReturnValue(start + 1_001 + LAZY_WRITE_MS);
+      await progress.reportLazily(0.6);
+      expect(rollups).toHaveBeenCalledTimes(1);
+
+      // A lazy report that does not write does not see a cancel; the next real write does.
+      clock.mockReturnValue(start + 1_002 + LAZY_WRITE_MS);
+      await progress.reportLazily(0.7, 'last held');
+      await db.updateTable('task').set({ cancel: 1 }).where('id', '=', task.id).execute();
+      await progress.reportLazily(0.7, 'unseen cancel');
+      await expect(progress.report(0.7)).rejects.toBeInstanceOf(TaskCancelled);
+      // The final log (what finishTask and fail write) holds every line.
+      expect(
+        progress
+          .logWith('done')
+          .split('\n')
+          .map((l) => l.slice(9)),
+      ).toEqual(['first line', 'held line', 'third line', 'last held', 'unseen cancel', 'done']);
+    } finally {
+      clock.mockRestore();
+    }
+    await db.deleteFrom('task').where('doc_id', '=', doc).execute();
   });
 });
