@@ -99,7 +99,10 @@ describe('preview routes', () => {
 
   for (const route of ['document', 'file'] as const) {
     it(`${route}/preview serves the page as user content`, async () => {
-      const res = await fetchPreview(`/v1/${route}/preview/${route === 'document' ? docId : fileId}`, alice.token);
+      const res = await fetchPreview(
+        `/v1/${route}/preview/${route === 'document' ? docId : fileId}`,
+        alice.token,
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('content-security-policy')).toBe(USER_CONTENT_CSP);

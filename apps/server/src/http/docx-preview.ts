@@ -48,7 +48,16 @@ const ALLOWED_TAGS = new Set([
 const VOID_TAGS = new Set(['br', 'img']);
 
 /** Elements whose text is not content (their text is dropped with them). */
-const DROPPED_WITH_TEXT = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'svg', 'math']);
+const DROPPED_WITH_TEXT = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+]);
 
 const SAFE_HREF = /^(https?:|mailto:|#)/i;
 const SAFE_IMG = /^data:image\/(png|jpe?g|gif|webp|bmp);base64,[a-z0-9+/=\s]+$/i;
