@@ -218,13 +218,17 @@ async function main() {
     for (let run = 0; run < RUNS; run++)
       for (const kind of ['flat', 'folder'] as const)
         totals[kind].push(await timedDrop(context, page, a, tmp, kind, run));
-    for (const kind of ['flat', 'folder'] as const) {
+    for (const kind of RUNS > 0 ? (['flat', 'folder'] as const) : []) {
       const s = summarize(totals[kind]);
       console.log(
         `${kind}: ${FILES} files, ${RUNS} runs: total median ${(s.median / 1000).toFixed(2)} s, max ${(s.max / 1000).toFixed(2)} s`,
       );
     }
-    await failureAndRetry(context, page, a, tmp);
+    await failureAndRetry(context, page, a, tmp).catch(async (err: unknown) => {
+      const shot = path.join(os.tmpdir(), 'files-upload-retry-failure.png');
+      await page.screenshot({ path: shot });
+      throw Object.assign(err as Error, { message: `${(err as Error).message} (screenshot ${shot})` });
+    });
     console.log(`load average after ${load()}`);
   } finally {
     await browser.close();
