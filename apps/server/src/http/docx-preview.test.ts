@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../test/harness.js';
-import { buildDocx, inlinePicture, para, png } from '../../test/fixtures/office/ooxml-builders.js';
+import {
+  buildDocx,
+  deflatedZeros,
+  inlinePicture,
+  para,
+  png,
+  rawZip,
+} from '../../test/fixtures/office/ooxml-builders.js';
 import { createKb, uploadDocs } from '../modules/kb/test-support.js';
 import { uploadFiles } from '../modules/file/test-support.js';
 import { USER_CONTENT_CSP } from './user-content.js';
@@ -128,11 +135,24 @@ describe('preview routes', () => {
     });
   });
 
-  it('answers 102 for bytes that are not a DOCX', async () => {
-    const [broken] = await uploadFiles(server, alice.token, [{ name: 'broken.docx', data: 'not a zip' }]);
-    expect((await call(server, `/v1/file/preview/${broken.id}`, { token: alice.token })).body).toMatchObject({
-      code: 102,
-      message: 'The file could not be read as a DOCX document.',
-    });
+  it('answers 102 with a readable reason for bytes that are not a DOCX, and for a decompression bomb', async () => {
+    const bomb = rawZip([
+      {
+        name: 'word/document.xml',
+        data: Buffer.alloc(0),
+        declaredSize: 1000,
+        compressed: deflatedZeros(100),
+      },
+    ]);
+    const [broken, bombed] = await uploadFiles(server, alice.token, [
+      { name: 'broken.docx', data: 'not a zip' },
+      { name: 'bomb.docx', data: bomb },
+    ]);
+    const notZip = (await call(server, `/v1/file/preview/${broken.id}`, { token: alice.token })).body;
+    expect(notZip.code).toBe(102);
+    expect(notZip.message).toMatch(/DOCX/);
+    const refused = (await call(server, `/v1/file/preview/${bombed.id}`, { token: alice.token })).body;
+    expect(refused.code).toBe(102);
+    expect(refused.message).toMatch(/decompression bomb/);
   });
 });

@@ -9,6 +9,8 @@
 import type { FastifyReply } from 'fastify';
 import mammoth from 'mammoth';
 import { Parser } from 'htmlparser2';
+import { isParseError } from '../ingest/errors.js';
+import { openPackage } from '../ingest/parsers/ooxml.js';
 import { errors } from './envelope.js';
 import { sendUserContent } from './user-content.js';
 
@@ -138,8 +140,22 @@ const PAGE_STYLE =
   'table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #d9d9d9;padding:4px 8px;vertical-align:top}' +
   'img{max-width:100%}';
 
+/** What a previewed DOCX may unpack to: a page for reading, not the parser's 512 MB budget. */
+const PREVIEW_ZIP_LIMITS = { maxTotalBytes: 64 * 1024 * 1024, maxEntries: 5_000 };
+
+/**
+ * Unpacks every entry once through the parsers' bounded ZIP reader (declared and actual sizes both
+ * checked) before mammoth, which would inflate whatever the archive holds: a decompression bomb is
+ * refused here with the parser's readable sentence instead of filling the server's memory.
+ */
+function checkPackage(bytes: Buffer): void {
+  const zip = openPackage(bytes, 'DOCX file', PREVIEW_ZIP_LIMITS);
+  for (const name of zip.names()) zip.read(name);
+}
+
 /** A DOCX as a complete, self-contained, sanitized HTML page. */
 export async function docxPreviewPage(bytes: Buffer): Promise<string> {
+  checkPackage(bytes);
   const { value } = await mammoth.convertToHtml({ buffer: bytes });
   return (
     '<!doctype html><html><head><meta charset="utf-8">' +
@@ -155,8 +171,10 @@ export async function docxPreviewPage(bytes: Buffer): Promise<string> {
  */
 export async function sendDocxPreview(reply: FastifyReply, bytes: Buffer, ext: string, fileName: string) {
   if (ext.toLowerCase() !== 'docx') throw errors.argument('Preview is only available for DOCX files.');
-  const page = await docxPreviewPage(bytes).catch(() => null);
-  if (page === null) throw errors.data('The file could not be read as a DOCX document.');
+  const page = await docxPreviewPage(bytes).catch((err: unknown) => {
+    // The bounded reader's sentences (bomb, password, legacy format) say more than a generic refusal.
+    throw errors.data(isParseError(err) ? err.message : 'The file could not be read as a DOCX document.');
+  });
   return sendUserContent(reply, Buffer.from(page, 'utf8'), {
     ext: 'html',
     fileName: `${fileName.replace(/\.docx$/i, '')}.html`,
