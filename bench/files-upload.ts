@@ -209,7 +209,10 @@ async function main() {
       password: 'upload-bench-123',
     });
     const token = (await page.evaluate(
-      (key) => (globalThis as unknown as { localStorage: Storage }).localStorage.getItem(key),
+      (key) =>
+        (
+          globalThis as unknown as { localStorage: { getItem(k: string): string | null } }
+        ).localStorage.getItem(key),
       STORAGE_KEYS.authorization,
     )) as string;
     const a: Api = { token, url: server.url };

@@ -21,7 +21,22 @@ const PAGE = '<!doctype html><html><body><h1>Harbour report</h1><p>42 ships.</p>
 
 const success = (blob: Blob) => ({ code: 0, message: 'success', data: blob, status: 200, headers: null });
 
-const docxFile = { id: 'f1', name: 'report.docx', type: 'docx' } as FileListItem;
+const docxFile: FileListItem = {
+  id: 'f1',
+  parent_id: 'root',
+  tenant_id: 't',
+  created_by: 't',
+  name: 'report.docx',
+  location: '',
+  size: 4,
+  type: 'doc',
+  source_type: '',
+  create_time: 0,
+  create_date: '',
+  update_time: 0,
+  update_date: '',
+  kbs_info: [],
+};
 
 let root: Root | null = null;
 let host: HTMLDivElement;
