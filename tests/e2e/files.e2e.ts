@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { makeDocx } from './fixtures/office';
 import { POLL, launchBrowser, registerAndSignIn, startServer, type RunningServer } from './helpers';
 
 /**
@@ -159,6 +160,40 @@ describe('file manager in the browser', () => {
     await page.getByRole('tab', { name: 'Dataset' }).click();
     const doc = page.locator('tr.ant-table-row', { has: page.getByTestId('doc-name').getByText('q1.txt') });
     await doc.locator('[data-run="3"]').waitFor({ timeout: PARSE_TIMEOUT });
+    await context.close();
+  });
+
+  it('previews a DOCX as its text in a sandboxed frame', async () => {
+    const context = await browser.newContext({ reducedMotion: 'reduce', baseURL: server.url });
+    context.setDefaultTimeout(20_000);
+    const page = await context.newPage();
+    await registerAndSignIn(page, { nickname: 'Dee', email: `docx.${Date.now()}@example.com`, password });
+    await page.goto('/file');
+    await page.getByRole('heading', { name: 'File manager' }).waitFor();
+
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const upload = page.getByRole('dialog', { name: 'Upload files' });
+    const buffer = await makeDocx([
+      ['Heading1', 'Harbour report'],
+      ['', 'The lighthouse keeper logged forty-two ships.'],
+    ]);
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      upload.locator('button', { hasText: 'Choose files' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'harbour.docx', mimeType: 'application/octet-stream', buffer });
+    await upload.getByTestId('upload-summary').getByText('1 of 1 uploaded, 0 failed').waitFor();
+    await upload.getByRole('button', { name: 'Close' }).last().click();
+    await upload.waitFor({ state: 'hidden' });
+
+    await fileRow(page, 'harbour.docx').getByRole('button', { name: 'harbour.docx', exact: true }).click();
+    const frame = page.getByTestId('docx-preview');
+    await frame.waitFor();
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    const inside = page.frameLocator('[data-testid="docx-preview"]');
+    await inside.getByText('Harbour report', { exact: true }).waitFor();
+    await inside.getByText('The lighthouse keeper logged forty-two ships.').waitFor();
+    expect(await page.getByText('This file type cannot be shown here').count()).toBe(0);
     await context.close();
   });
 });

@@ -8,8 +8,10 @@
  *
  * A template with an optional part is split into two entries (the server picks one), so every
  * template is a fixed sentence. Params named `error` may themselves hold a catalogued message (a
- * failure that wraps another); the client translates those too.
+ * failure that wraps another); the client translates those too. Free-form error text put into an
+ * `error` param is mapped to its known class first (progress-errors.ts), so it is translated as well.
  */
+import { ERROR_CLASS_MESSAGES, errorClassOf, errorDetail } from './progress-errors.js';
 
 export const PROGRESS_MESSAGES = {
   // Queue, roll-up, cancel, failures (queue/, ingest/tasks/).
@@ -164,6 +166,9 @@ export const PROGRESS_MESSAGES = {
   mindmapBuilt: 'Mind map built from {{count}} documents.',
   mindmapBuiltFailed: 'Mind map built from {{count}} documents ({{failed}} failed).',
   mindmapFailed: 'Mind map failed: {{error}}',
+
+  // Known classes of free-form error text (progress-errors.ts).
+  ...ERROR_CLASS_MESSAGES,
 } as const;
 
 export type ProgressMessageKey = keyof typeof PROGRESS_MESSAGES;
@@ -194,7 +199,21 @@ function fill(template: string, params: Record<string, string | number>): string
 /** The English log message `key` with its params filled in (what the server writes). */
 export function progressMessage<K extends ProgressMessageKey>(key: K, ...args: ParamArgs<K>): string {
   const params = (args[0] ?? {}) as Record<string, string | number>;
+  if (typeof params.error === 'string')
+    return fill(PROGRESS_MESSAGES[key], { ...params, error: describeErrorText(params.error) });
   return fill(PROGRESS_MESSAGES[key], params);
+}
+
+/**
+ * Error text for the log: a catalogued message stays as it is; text of a known class (timeout,
+ * unreachable, provider 401/403/429/5xx, password-protected, unsupported or damaged file, out of
+ * memory) becomes that class's sentence with the raw text as a short suffix; anything else as written.
+ */
+export function describeErrorText(raw: string): string {
+  const text = raw.trim();
+  if (matchProgressMessage(text)) return text;
+  const key = errorClassOf(text);
+  return key ? fill(PROGRESS_MESSAGES[key], { detail: errorDetail(text) }) : text;
 }
 
 /** The parts of a log line around its message. */

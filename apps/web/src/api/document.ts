@@ -89,6 +89,11 @@ export function fetchDocumentFile(docId: string) {
   return callRoute(contract.document.file, { params: { doc_id: docId } }, { responseType: 'blob' });
 }
 
+/** A DOCX document as a sanitized HTML page (`GET /v1/document/preview/<id>`, docs/api-additions.md). */
+export function fetchDocumentPreview(docId: string) {
+  return callRoute(contract.document.preview, { params: { doc_id: docId } }, { responseType: 'blob' });
+}
+
 export function useUploadDocuments(kbId: string) {
   return useDocMutation(kbId, (files: File[]) => {
     const form = new FormData();

@@ -135,6 +135,11 @@ export function fetchFileBytes(fileId: string) {
   return callRoute(contract.file.get, { params: { file_id: fileId } }, { responseType: 'blob' });
 }
 
+/** A DOCX file as a sanitized HTML page (`GET /v1/file/preview/<id>`, docs/api-additions.md). */
+export function fetchFilePreview(fileId: string) {
+  return callRoute(contract.file.preview, { params: { file_id: fileId } }, { responseType: 'blob' });
+}
+
 /** Lets the file lists be read again (after uploads made outside a mutation hook). */
 export function useRefreshFiles() {
   const client = useQueryClient();

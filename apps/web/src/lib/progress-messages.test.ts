@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import i18next, { type TFunction } from 'i18next';
 import {
+  describeErrorText,
   LANGUAGES,
   progressMessage,
   progressMessageParams,
@@ -102,6 +103,21 @@ describe('progress messages in the user language', () => {
     );
     expect(translateProgressLine('Mind map of Bericht (1).pdf failed: timeout', de)).toBe(
       'Mindmap von Bericht (1).pdf fehlgeschlagen: timeout',
+    );
+  });
+
+  it('translates a free-form error of a known class, keeping only its short raw suffix', () => {
+    const line = `[ERROR] ${progressMessage('modelCallFailed', { error: 'Status 429: Too Many Requests' })}`;
+    expect(line).toBe(
+      '[ERROR] The model call failed: The model provider is limiting requests (HTTP 429): wait a moment and run it again. [Status 429: Too Many Requests]',
+    );
+    expect(translateProgressLine(line, translator('de'))).toBe(
+      '[FEHLER] Der Modellaufruf ist fehlgeschlagen: Der Modellanbieter begrenzt die Anfragen (HTTP 429): warte kurz und starte es erneut. [Status 429: Too Many Requests]',
+    );
+    expect(
+      translateProgressLine(describeErrorText('connect ECONNREFUSED 127.0.0.1:9'), translator('ja')),
+    ).toBe(
+      'サービスに接続できませんでした (接続拒否またはホストに到達不能)。[connect ECONNREFUSED 127.0.0.1:9]',
     );
   });
 

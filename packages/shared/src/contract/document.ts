@@ -248,6 +248,14 @@ export const documentContract = {
     kind: 'binary',
     contentType: 'from the file extension (API.md §1.1)',
   }),
+  /** Lectern addition: a DOCX document as a sanitized HTML page for the preview (as `file.preview`). */
+  preview: route({
+    method: 'GET',
+    path: '/v1/document/preview/:doc_id',
+    auth: 'login',
+    kind: 'binary',
+    contentType: 'sanitized HTML page, labelled text/plain (user content)',
+  }),
   image: route({
     method: 'GET',
     path: '/v1/document/image/:image_id',

@@ -201,6 +201,17 @@ export const fileContract = {
     event: z.union([s3ImportEventSchema, z.literal(true)]), // `true`: the terminator's data
     data: s3ImportSchema,
   }),
+  /**
+   * Lectern addition: a DOCX file as a sanitized, self-contained HTML page for the preview (sent as
+   * user content: `text/plain` attachment, nosniff, sandbox CSP; the client shows it in a sandboxed iframe).
+   */
+  preview: route({
+    method: 'GET',
+    path: '/v1/file/preview/:file_id',
+    auth: 'login',
+    kind: 'binary',
+    contentType: 'sanitized HTML page, labelled text/plain (user content)',
+  }),
   /** Lectern addition: the files linked to a knowledge base the caller may read (its Files tab). */
   kbFiles: route({
     method: 'GET',

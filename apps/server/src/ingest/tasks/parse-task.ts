@@ -3,7 +3,7 @@
  * up after every progress write, and rolls up every running document periodically (documents whose
  * tasks were cancelled or claimed elsewhere still settle).
  */
-import { progressMessage } from '@lectern/shared';
+import { describeErrorText, progressMessage } from '@lectern/shared';
 import type { AppContext } from '../../context.js';
 import type { TaskHandler } from '../../queue/handlers.js';
 import { WorkerJobError } from '../../util/worker-pool.js';
@@ -16,7 +16,10 @@ export function parseTaskHandler(ctx: AppContext): TaskHandler {
     run: (progress, signal) => runParseTask(ctx, progress, progress.owner, signal),
     afterWrite: (progress) => rollupDocument(ctx, progress.task.doc_id),
     describeFailure(err) {
-      if (isParseError(err) || err instanceof WorkerJobError) return (err as Error).message;
+      // A parser's own sentence of a known class (password, damaged, timeout, memory) is logged as the
+      // catalogued, translatable sentence; others as written.
+      if (isParseError(err) || err instanceof WorkerJobError)
+        return describeErrorText((err as Error).message);
       if (err instanceof Error && err.name !== 'ModelError') {
         return progressMessage('parsingFailed', {
           error: (err.message || 'unknown error').split('\n')[0].slice(0, 300),

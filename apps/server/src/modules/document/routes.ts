@@ -6,6 +6,7 @@ import { authOf } from '../../http/auth.js';
 import { documentBlobKey } from '../../storage/blob-refs.js';
 import { ApiError, errors, ok } from '../../http/envelope.js';
 import { sendUserContent } from '../../http/user-content.js';
+import { sendDocxPreview } from '../../http/docx-preview.js';
 import { asObject, validate } from '../../http/validate.js';
 import { accessScopeOf, loadKb, refusals } from '../../policy/index.js';
 import { listQueryOf } from '../kb/paging.js';
@@ -131,6 +132,16 @@ export async function documentRoutes(app: FastifyInstance, ctx: AppContext): Pro
     const bytes = key ? await ctx.blobs.get(key) : Buffer.alloc(0);
     if (!bytes) throw errors.data('Document not found!');
     return sendUserContent(reply, bytes, { ext: doc.suffix, fileName: doc.name });
+  });
+
+  app.get<{ Params: { doc_id: string } }>('/v1/document/preview/:doc_id', async (req, reply) => {
+    const found = await usableDoc(ctx, authOf(req).user, req.params.doc_id).catch(() => null);
+    if (!found) throw errors.data('Document not found!');
+    const { doc } = found;
+    const key = documentBlobKey(doc);
+    const bytes = key ? await ctx.blobs.get(key) : null;
+    if (!bytes) throw errors.data('Document not found!');
+    return sendDocxPreview(reply, bytes, doc.suffix, doc.name);
   });
 
   app.get<{ Params: { image_id: string } }>(

@@ -24,6 +24,7 @@ import { moveEntries } from './move.js';
 import { presentFile } from './presenter.js';
 import { removeEntries, unlinkFiles } from './remove.js';
 import { sendUserContent } from '../../http/user-content.js';
+import { sendDocxPreview } from '../../http/docx-preview.js';
 import * as files from './service.js';
 import { uploadFiles } from './upload.js';
 import { importFromS3 } from './s3-import.js';
@@ -115,6 +116,16 @@ export async function fileManagerRoutes(
   });
 
   if (mount.additions) {
+    app.get<{ Params: { file_id: string } }>(`${prefix}/file/preview/:file_id`, o, async (req, reply) => {
+      const caller = await callerOf(req);
+      const file = await loadFile(ctx.db.kysely, caller.scope, req.params.file_id, 'read', {
+        missing: () => errors.data('Document not found!'),
+      });
+      const bytes = file.type !== 'folder' && file.blob_key ? await ctx.blobs.get(file.blob_key) : null;
+      if (!bytes) throw errors.data('Document not found!');
+      return sendDocxPreview(reply, bytes, extensionOf(file.name), file.name);
+    });
+
     app.post(`${prefix}/file/import_s3`, o, async (req, reply) => {
       const body = validate(c.importS3.body, req.body);
       const caller = await callerOf(req);

@@ -3,20 +3,23 @@ import { Alert, Button, Drawer, Spin, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { FileListItem } from '@lectern/shared';
-import { fetchFileBytes } from '../../api/file';
+import { fetchFileBytes, fetchFilePreview } from '../../api/file';
+import { DocxPreviewFrame, hasPagePreview, previewPageOf } from '../../components/DocxPreviewFrame';
 
 type Shown =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
   | { kind: 'pdf' | 'image' | 'other'; url: string }
-  | { kind: 'text'; url: string; text: string };
+  | { kind: 'text'; url: string; text: string }
+  | { kind: 'docx'; url: string; html: string };
 
 const TEXT = /\.(txt|md|mdx|csv|json|jsonl|ya?ml|xml|ini|log|py|js|ts|java|c|cpp|h|go|sh|sql|html?)$/i;
 const TEXT_LIMIT = 200_000;
 
 /**
  * Preview of a file (`GET /v1/file/get/<id>` needs the Authorization header, so the bytes are read here
- * and shown from a blob URL): PDF and pictures as they are, text as text, anything else as a download.
+ * and shown from a blob URL): PDF and pictures as they are, text as text, DOCX as the server's sanitized
+ * page in a sandboxed frame, anything else as a download.
  */
 export function PreviewDrawer({ file, onClose }: { file: FileListItem; onClose: () => void }) {
   const { t } = useTranslation();
@@ -36,6 +39,11 @@ export function PreviewDrawer({ file, onClose }: { file: FileListItem; onClose: 
       }
       url = URL.createObjectURL(blob);
       if (blob.type.startsWith('image/')) return setShown({ kind: 'image', url });
+      if (hasPagePreview(file.name)) {
+        const page = await previewPageOf(await fetchFilePreview(file.id));
+        if (live) setShown(page.kind === 'error' ? page : { kind: 'docx', url, html: page.html });
+        return;
+      }
       if (TEXT.test(file.name) || blob.type.startsWith('text/')) {
         const text = await blob.slice(0, TEXT_LIMIT).text();
         if (live) setShown({ kind: 'text', url, text });
@@ -75,6 +83,7 @@ export function PreviewDrawer({ file, onClose }: { file: FileListItem; onClose: 
           {shown.text}
         </pre>
       )}
+      {shown.kind === 'docx' && <DocxPreviewFrame html={shown.html} title={file.name} />}
       {shown.kind === 'other' && <Typography.Paragraph>{t('files.noPreview')}</Typography.Paragraph>}
     </Drawer>
   );

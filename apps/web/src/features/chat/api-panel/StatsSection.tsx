@@ -21,7 +21,7 @@ export function StatsSection() {
   const { t } = useTranslation();
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => defaultRange());
   const stats = useChatStats(statsQuery(range));
-  const overview = overviewOf(stats.data);
+  const overview = overviewOf(stats.data, range);
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>

@@ -2,13 +2,14 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Drawer, Space, Spin } from 'antd';
 import { DownloadOutlined, ExportOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { fetchDocumentFile } from '../../../api/document';
+import { fetchDocumentFile, fetchDocumentPreview } from '../../../api/document';
+import { DocxPreviewFrame, hasPagePreview, previewPageOf } from '../../../components/DocxPreviewFrame';
 import { DocumentOpenerContext } from './document-context';
 
 /**
  * Opens a cited document in a drawer: `GET /v1/document/get/<id>` needs the Authorization header, so
- * the bytes are fetched here and shown from a blob URL (PDF and pictures as they are, text as text),
- * with "open in a new tab" and "download".
+ * the bytes are fetched here and shown from a blob URL (PDF and pictures as they are, text as text,
+ * DOCX as the server's sanitized page in a sandboxed frame), with "open in a new tab" and "download".
  */
 
 const TEXT_EXTENSIONS = new Set([
@@ -49,7 +50,8 @@ type Loaded =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
   | { kind: 'pdf' | 'image' | 'other'; url: string }
-  | { kind: 'text'; url: string; text: string };
+  | { kind: 'text'; url: string; text: string }
+  | { kind: 'docx'; url: string; html: string };
 
 async function load(id: string, name: string): Promise<Loaded> {
   const result = await fetchDocumentFile(id);
@@ -64,6 +66,11 @@ async function load(id: string, name: string): Promise<Loaded> {
   if (ext === 'pdf')
     return { kind: 'pdf', url: URL.createObjectURL(new Blob([blob], { type: 'application/pdf' })) };
   if (blob.type.startsWith('image/')) return { kind: 'image', url: URL.createObjectURL(blob) };
+  if (hasPagePreview(name)) {
+    const page = await previewPageOf(await fetchDocumentPreview(id));
+    if (page.kind === 'error') return page;
+    return { kind: 'docx', url: URL.createObjectURL(blob), html: page.html };
+  }
   if (TEXT_EXTENSIONS.has(ext) || blob.type.startsWith('text/')) {
     return { kind: 'text', url: URL.createObjectURL(blob), text: await blob.text() };
   }
@@ -135,6 +142,7 @@ function PreviewDrawer({ doc, onClose }: { doc: { id: string; name: string } | n
           {loaded.text}
         </pre>
       )}
+      {loaded.kind === 'docx' && <DocxPreviewFrame html={loaded.html} title={doc?.name ?? ''} />}
       {loaded.kind === 'other' && <Alert type="info" showIcon title={t('chat.noPreview')} />}
     </Drawer>
   );
