@@ -26,7 +26,7 @@ import {
 import { useRerankModels, useRetrievalTest } from '../../api/chunk';
 import { feedback } from '../../api/feedback';
 import { alreadyShown } from '../../api/request';
-import { draftOf, draftProblem, filterOf, MetadataFilterBuilder } from '../metadata';
+import { draftOf, filterOf, MetadataFilterField } from '../metadata';
 import { HitCard } from './HitCard';
 
 interface FormValues {
@@ -174,21 +174,7 @@ export function RetrievalTestingTab({ kbId }: { kbId: string }) {
                 aria-label={t('retrieval.topK')}
               />
             </Form.Item>
-            <Form.Item
-              name="meta_data_filter"
-              label={t('metadata.filter')}
-              tooltip={t('metadata.filterTip')}
-              rules={[
-                {
-                  validator: async (_, value: unknown) => {
-                    const problem = draftProblem(draftOf(value));
-                    if (problem) throw new Error(t(`metadata.problems.${problem}`));
-                  },
-                },
-              ]}
-            >
-              <MetadataFilterBuilder kbIds={[kbId]} />
-            </Form.Item>
+            <MetadataFilterField kbIds={[kbId]} />
             <Form.Item
               name="question"
               label={t('retrieval.question')}

@@ -7,7 +7,7 @@ import { useAllKbs } from '../../api/kb';
 import { useModelList } from '../../api/llm';
 import { alreadyShown } from '../../api/request';
 import { useUpdateSearchApp } from '../../api/search';
-import { draftOf, draftProblem, MetadataFilterBuilder } from '../metadata';
+import { MetadataFilterField } from '../metadata';
 import { configOf, formOf, hasWebSearchKey, type SettingsForm } from './search-state';
 
 function modelOptions(data: Record<string, Array<{ llm_name: string; available?: boolean }>> | undefined) {
@@ -97,21 +97,7 @@ export function SearchSettingsDrawer({ app, onClose }: { app: SearchApp | null; 
             options={(kbs.data ?? []).map((kb) => ({ value: kb.id, label: kb.name }))}
           />
         </Form.Item>
-        <Form.Item
-          name="meta_data_filter"
-          label={t('metadata.filter')}
-          tooltip={t('metadata.filterTip')}
-          rules={[
-            {
-              validator: async (_, value: unknown) => {
-                const problem = draftProblem(draftOf(value));
-                if (problem) throw new Error(t(`metadata.problems.${problem}`));
-              },
-            },
-          ]}
-        >
-          <MetadataFilterBuilder kbIds={kbIds} />
-        </Form.Item>
+        <MetadataFilterField kbIds={kbIds} />
         <Form.Item name="similarity_threshold" label={t('search.apps.similarityThreshold')}>
           <Slider min={0} max={1} step={0.01} />
         </Form.Item>

@@ -5,7 +5,7 @@ import { KB_LANGUAGES } from '@lectern/shared';
 import { feedback } from '../../../api/feedback';
 import { useAllKbs } from '../../../api/kb';
 import { avatarDataUrl } from '../../../lib/avatar';
-import { draftOf, draftProblem, MetadataFilterBuilder } from '../../metadata';
+import { MetadataFilterField } from '../../metadata';
 import type { DialogFormValues } from '../lib/dialog-form';
 import { modelLabel } from '../../../lib/model-name';
 
@@ -134,23 +134,7 @@ export function AssistantSettingTab() {
           ]}
         />
       </Form.Item>
-      {!noKb && (
-        <Form.Item
-          name="meta_data_filter"
-          label={t('metadata.filter')}
-          tooltip={t('metadata.filterTip')}
-          rules={[
-            {
-              validator: async (_, value: unknown) => {
-                const problem = draftProblem(draftOf(value));
-                if (problem) throw new Error(t(`metadata.problems.${problem}`));
-              },
-            },
-          ]}
-        >
-          <MetadataFilterBuilder kbIds={kbIds} />
-        </Form.Item>
-      )}
+      {!noKb && <MetadataFilterField kbIds={kbIds} />}
       <Form.Item name="tavily_api_key" label={t('chat.tavilyApiKey')} tooltip={t('chat.tavilyApiKeyTip')}>
         <Input.Password autoComplete="off" placeholder="tvly-…" />
       </Form.Item>
