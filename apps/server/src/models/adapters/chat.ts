@@ -1,11 +1,4 @@
-import {
-  generateText,
-  jsonSchema,
-  streamText,
-  tool,
-  type ModelMessage,
-  type ToolSet,
-} from 'ai';
+import { generateText, jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   backoffMs,
@@ -130,11 +123,7 @@ function settings(o: ChatOptions, spec: ModelSpec) {
 }
 
 /** Usage as reported, or estimated from the text when the server reports none. */
-export function usageOf(
-  u: ReportedUsage | undefined,
-  messages: ChatMessage[],
-  output: string,
-): TokenUsage {
+export function usageOf(u: ReportedUsage | undefined, messages: ChatMessage[], output: string): TokenUsage {
   const prompt = u?.inputTokens;
   const completion = u?.outputTokens;
   if (prompt === undefined && completion === undefined) {
