@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 
 /** One line describing the machine a figure was measured on. */
@@ -29,4 +30,19 @@ export function summarize(xs: number[]): Summary {
     mean: s.reduce((a, b) => a + b, 0) / (s.length || 1),
     max: s[s.length - 1] ?? 0,
   };
+}
+
+/**
+ * CPU time (ms) of this process's main thread alone — on Linux, from /proc (10 ms ticks); NaN
+ * elsewhere. With the bench's client and stand-ins on worker threads, this is the server's share.
+ */
+export function mainThreadCpuMs(): number {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }

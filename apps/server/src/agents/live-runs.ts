@@ -39,6 +39,26 @@ export class RunFeed {
       await new Promise<void>((resolve) => this.wake.push(resolve));
     }
   }
+
+  /**
+   * The same events in batches: everything already there, then, each time new events come, all
+   * of those pushed before the next turn of the event loop (a component ending and the next one
+   * starting arrive together) — so a stream writes its socket once per batch, not per event.
+   */
+  async *followBatches(): AsyncGenerator<RunEvent[]> {
+    let i = 0;
+    for (;;) {
+      if (i < this.events.length) {
+        const batch = this.events.slice(i);
+        i += batch.length;
+        yield batch;
+      }
+      if (i < this.events.length) continue; // pushed while the reader wrote the last batch
+      if (this.ended) return;
+      await new Promise<void>((resolve) => this.wake.push(resolve));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
 }
 
 export interface LiveRun {

@@ -3,7 +3,7 @@
  * stream reads the run's feed, and a browser that goes away stops nothing — while the task row
  * (leased by this process, renewed, with its cancel flag) makes it cancellable from any request and
  * lets a worker run it again if this process stops before it ended. Every event lands in the run's
- * `canvas_run` row (flushed as it goes), which `GET /v1/canvas/trace` replays.
+ * `canvas_run` row (written as it goes, by the process's one RunLogFlusher), which `GET /v1/canvas/trace` replays.
  *
  * When the run ends, one transaction writes its results: the target's DSL (and session messages)
  * only for a finished or paused run, the run log, and the task's end. A run that failed or was
@@ -30,9 +30,6 @@ import { newId } from '../util/ids.js';
 import { RunFeed, type LiveRun } from './live-runs.js';
 import { RunTrace } from './run-trace.js';
 import type { AgentServices } from './services.js';
-
-/** How often the run log is written while the run goes on. */
-const FLUSH_MS = 250;
 
 export interface RunRequestSpec {
   query: string;
@@ -174,20 +171,7 @@ export async function startRun(
   }
 
   const feed = new RunFeed();
-  let dirty = false;
-  const flush = async () => {
-    if (!dirty) return;
-    dirty = false;
-    await db
-      .updateTable('canvas_run')
-      .set({ events: toJson(feed.events), trace: toJson(run.trace), ...updateStamps() })
-      .where('id', '=', run.messageId)
-      .where('status', '=', 'running')
-      .execute()
-      .catch(() => undefined);
-  };
-  const flusher = setInterval(() => void flush(), FLUSH_MS);
-  flusher.unref();
+  const log = { id: run.messageId, events: () => feed.events, trace: () => run.trace };
   // Our own lease: renewing it also notices a cancel set by another process.
   const lease = opts.task
     ? undefined
@@ -207,17 +191,17 @@ export async function startRun(
       for await (const e of run) {
         feed.push(e);
         runTrace.observe(e);
-        dirty = true;
+        agents.logs.touch(log);
       }
       const outcome = await run.outcome;
       runTrace.finish(outcome);
-      clearInterval(flusher);
+      agents.logs.forget(log.id);
       await finish(ctx, target, run, outcome, feed, started, taskId, leaseOwner);
     } finally {
       // Success, failure or cancel: the run's MCP sessions go back to the pool.
       ports.release();
       runTrace.abandon('The run stopped before it ended.');
-      clearInterval(flusher);
+      agents.logs.forget(log.id);
       if (lease) clearInterval(lease);
       feed.end();
     }

@@ -11,6 +11,7 @@ import type { Observation } from '../tracing/types.js';
 import { agentModelPort } from './model-port.js';
 import { agentRetrievalPort } from './retrieval-port.js';
 import { LiveRuns } from './live-runs.js';
+import { RunLogFlusher } from './run-log-flusher.js';
 import { agentStoragePort } from './storage-port.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -40,6 +41,8 @@ export interface AgentServices {
   mcpFor: AgentHostOptions['mcpFor'];
   /** Runs executing in this process (streams, cancel). */
   runs: LiveRuns;
+  /** Writes the logs of the runs in progress, all of them in one transaction per tick. */
+  logs: RunLogFlusher;
   /**
    * The ports of a run of canvas `canvasId` on behalf of tenant `tenantId` (the canvas owner). With
    * `trace`, the run's model calls and retrievals are recorded under it (API.md §14). The caller
@@ -62,6 +65,7 @@ export function createAgentServices(ctx: AppContext, options: AgentHostOptions =
     mcp: options.mcp,
     mcpFor: options.mcpFor,
     runs: new LiveRuns(),
+    logs: new RunLogFlusher(() => ctx.db.kysely),
     portsFor(tenantId, canvasId, trace) {
       const runMcp = services.mcpFor?.(tenantId);
       return {

@@ -19,7 +19,17 @@ export function modelFetch(policyOf: () => OutboundPolicy): typeof fetch {
     })) as typeof fetch;
 }
 
-/** The model fetch under the server's policy (looked up per call, so a test resolver applies). */
+const fetchOfConfig = new WeakMap<Config, typeof fetch>();
+
+/**
+ * The model fetch under the server's policy (looked up per call, so a test resolver applies). One
+ * per config, so the SDK models built over it can be reused (providers.ts caches them per fetch).
+ */
 export function modelFetchOf(config: Config): typeof fetch {
-  return modelFetch(() => outboundPolicyOf(config));
+  let f = fetchOfConfig.get(config);
+  if (!f) {
+    f = modelFetch(() => outboundPolicyOf(config));
+    fetchOfConfig.set(config, f);
+  }
+  return f;
 }

@@ -1,12 +1,4 @@
-import {
-  generateText,
-  jsonSchema,
-  streamText,
-  tool,
-  type LanguageModelUsage,
-  type ModelMessage,
-  type ToolSet,
-} from 'ai';
+import { generateText, jsonSchema, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   backoffMs,
@@ -28,6 +20,7 @@ import type {
   TokenUsage,
 } from '../ports.js';
 import { estimateTokens, type ModelSpec } from '../spec.js';
+import { directTextStream, isPlainTextCall, type ReportedUsage } from './chat-direct.js';
 import { languageModelOf } from './providers.js';
 
 /** Chat (and vision) through the Vercel AI SDK: streamText / generateText on the provider's language model. */
@@ -111,7 +104,8 @@ function toolSet(tools: ChatOptions['tools']): ToolSet | undefined {
 /** Anthropic needs max_tokens on every request; other providers default it themselves. */
 const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
-function settings(o: ChatOptions, spec: ModelSpec) {
+/** The sampling settings of a call, as the provider model takes them. */
+function callSettings(o: ChatOptions, spec: ModelSpec) {
   return {
     temperature: o.temperature,
     topP: o.topP,
@@ -120,16 +114,16 @@ function settings(o: ChatOptions, spec: ModelSpec) {
     presencePenalty: o.presencePenalty,
     frequencyPenalty: o.frequencyPenalty,
     stopSequences: o.stop?.length ? o.stop : undefined,
-    maxRetries: 0, // retries are ours (call.ts): bounded, with backoff, and only before the first delta
   };
 }
 
+function settings(o: ChatOptions, spec: ModelSpec) {
+  // Retries are ours (call.ts): bounded, with backoff, and only before the first delta.
+  return { ...callSettings(o, spec), maxRetries: 0 };
+}
+
 /** Usage as reported, or estimated from the text when the server reports none. */
-export function usageOf(
-  u: LanguageModelUsage | undefined,
-  messages: ChatMessage[],
-  output: string,
-): TokenUsage {
+export function usageOf(u: ReportedUsage | undefined, messages: ChatMessage[], output: string): TokenUsage {
   const prompt = u?.inputTokens;
   const completion = u?.outputTokens;
   if (prompt === undefined && completion === undefined) {
@@ -173,17 +167,19 @@ export class AiSdkChatModel implements ChatModel {
       let finished = false;
       let output = '';
       try {
-        const result = streamText({
-          model,
-          ...toPrompt(messages),
-          ...settings(options, this.spec),
-          tools: toolSet(options.tools),
-          abortSignal: deadline.signal,
-          onError: () => undefined, // errors arrive as stream parts below; the SDK would also log them
-        });
-        let usage: LanguageModelUsage | undefined;
+        const parts = isPlainTextCall(messages, options)
+          ? directTextStream(model, messages, callSettings(options, this.spec), deadline.signal)
+          : streamText({
+              model,
+              ...toPrompt(messages),
+              ...settings(options, this.spec),
+              tools: toolSet(options.tools),
+              abortSignal: deadline.signal,
+              onError: () => undefined, // errors arrive as stream parts below; the SDK would also log them
+            }).fullStream;
+        let usage: ReportedUsage | undefined;
         let finishReason = 'stop';
-        for await (const part of result.fullStream) {
+        for await (const part of parts) {
           deadline.arm(); // the next chunk gets a fresh time limit
           if (part.type === 'text-delta' && part.text) {
             emitted = true;

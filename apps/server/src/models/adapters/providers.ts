@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -90,7 +91,39 @@ function bedrock(spec: ModelSpec) {
   });
 }
 
+/** SDK chat models built, per fetch (the server's guarded fetch is one per config) and spec. */
+const languageModels = new WeakMap<typeof fetch, Map<string, LanguageModelV3>>();
+const MAX_LANGUAGE_MODELS = 200;
+
+/** Everything a built model depends on, hashed (the key holds no api key in clear). */
+function specKey(spec: ModelSpec): string {
+  const parts = [spec.factory.protocol, spec.factory.name, spec.callName, spec.apiKey, spec.baseUrl];
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([...parts, spec.credentials]))
+    .digest('base64');
+}
+
+/**
+ * The SDK chat model of a spec. The model objects hold only their settings, so one is reused by
+ * every call with the same spec and fetch: building one constructs the provider's response schemas,
+ * ~1–2 ms that every agent run and chat turn paid again.
+ */
 export function languageModelOf(spec: ModelSpec): LanguageModelV3 {
+  if (!spec.fetch) return buildLanguageModel(spec);
+  let byKey = languageModels.get(spec.fetch);
+  if (!byKey) languageModels.set(spec.fetch, (byKey = new Map()));
+  const key = specKey(spec);
+  const found = byKey.get(key);
+  if (found) return found;
+  const model = buildLanguageModel(spec);
+  byKey.set(key, model);
+  // Oldest out: a tenant changing its key or base URL leaves its old model behind.
+  if (byKey.size > MAX_LANGUAGE_MODELS) byKey.delete(byKey.keys().next().value as string);
+  return model;
+}
+
+function buildLanguageModel(spec: ModelSpec): LanguageModelV3 {
   const name = spec.callName;
   switch (spec.factory.protocol) {
     case 'openai':

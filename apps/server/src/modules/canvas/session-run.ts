@@ -56,9 +56,13 @@ export async function streamFeed(
 ): Promise<void> {
   const sse = new SseWriter(reply);
   sse.open();
-  for await (const e of live.feed.follow()) {
-    const frame = pick(e);
-    if (frame !== null && !sse.write(sseFrame(frame))) break; // the client left; the run goes on
+  for await (const batch of live.feed.followBatches()) {
+    let frames = '';
+    for (const e of batch) {
+      const frame = pick(e);
+      if (frame !== null) frames += sseFrame(frame);
+    }
+    if (frames && !sse.write(frames)) break; // the client left; the run goes on
   }
   sse.close(last);
 }
