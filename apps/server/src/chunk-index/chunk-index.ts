@@ -7,6 +7,8 @@
  * everything engine-neutral (tokenizing, term weights, the query's clauses, hybrid scoring, paging,
  * highlight) lives beside it in this folder, so a second adapter only translates `FullTextQuery`.
  */
+import type { PlanOptions, QueryPlan } from './query.js';
+
 /** A position on a PDF page: [page (1-based), x0, x1, top, bottom] in PDF points. */
 export type Position = [number, number, number, number, number];
 
@@ -189,6 +191,12 @@ export interface ChunkIndex {
   /** Rows matching the full-text query (and the vector part), in engine order. */
   search(request: SearchRequest): Promise<SearchResult>;
   termStats(tokens: string[]): Promise<TermStats>;
+  /**
+   * Optional: plans a question's full-text query (query.ts) where the statistics are read, off the
+   * caller's event loop (the SQLite index: on a search thread). Callers go through query.ts planSearch,
+   * which falls back to planning here over termStats.
+   */
+  planQuery?(question: string, options?: PlanOptions): Promise<QueryPlan | null>;
   /** Merge fields into one chunk and re-tokenize it; false when it does not exist. */
   update(chunkId: string, patch: ChunkPatch): Promise<boolean>;
   setAvailableByIds(chunkIds: string[], available: number, docId?: string): Promise<number>;

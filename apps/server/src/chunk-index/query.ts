@@ -10,7 +10,7 @@
  *   with minimum-should-match 30 % (over the tokens when there is one phrase).
  * At most 256 terms; at most 32 keywords kept for highlighting.
  */
-import type { FullTextQuery, TermStats, TextClause } from './chunk-index.js';
+import type { ChunkIndex, FullTextQuery, TermStats, TextClause } from './chunk-index.js';
 import { posTags, termWeights } from './term-weight.js';
 import { hasHan, normalizeText, subTokens, tokenize } from './tokenizer.js';
 
@@ -75,6 +75,19 @@ export async function planQuery(
   const keep = (t: string) => options.keepSingleChars === true || !/^[a-z0-9]$/.test(t);
   if (hasHan(question)) return planCjk(question, stats, keep);
   return planLatin(question, stats, keep);
+}
+
+/**
+ * Plans a question against an index: where the index plans it itself (off the event loop, see
+ * ChunkIndex.planQuery), else here over its termStats.
+ */
+export function planSearch(
+  index: Pick<ChunkIndex, 'termStats' | 'planQuery'>,
+  question: string,
+  options: PlanOptions = {},
+): Promise<QueryPlan | null> {
+  if (index.planQuery) return index.planQuery(question, options);
+  return planQuery(question, (tokens) => index.termStats(tokens), options);
 }
 
 async function planLatin(

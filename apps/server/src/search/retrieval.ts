@@ -17,7 +17,7 @@
 import type { ChunkIndex, ChunkRecord, SearchHit } from '../chunk-index/chunk-index.js';
 import { tokenFields } from '../chunk-index/fields.js';
 import { highlight as highlightText } from './highlight.js';
-import { MIN_SHOULD_MATCH_RETRY, minimumShouldMatchCount, planQuery } from '../chunk-index/query.js';
+import { MIN_SHOULD_MATCH_RETRY, minimumShouldMatchCount, planSearch } from '../chunk-index/query.js';
 import { checkParams, RetrievalParamError, type RetrieveParams } from './retrieval-params.js';
 import { cosine, queryItems, rankFeature, termSimilarity } from './scoring.js';
 
@@ -95,7 +95,7 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
     keywords: [],
     candidates: 0,
   };
-  const plan = await planQuery(p.question, (tokens) => index.termStats(tokens));
+  const plan = await planSearch(index, p.question);
   const W = windowSize(p.size);
   const windowNo = Math.ceil((p.size * p.page) / W);
   const filter = { kbIds: p.kbIds, docIds: p.docIds, available: 1 as const };
