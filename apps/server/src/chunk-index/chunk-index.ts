@@ -117,6 +117,11 @@ export interface SearchRequest {
    * engine order). Default: 'bm25' without a vector, 'presence' with one.
    */
   textScoring?: 'bm25' | 'presence';
+  /**
+   * The question's weighted tokens (QueryPlan.weighted): when given, an adapter may return each hit's
+   * `terms` (term-similarity.ts) computed where the search ran, off the caller's event loop.
+   */
+  termQuery?: Array<[string, number]>;
   /** Rows of the engine order to return. */
   offset: number;
   limit: number;
@@ -130,6 +135,15 @@ export interface SearchHit {
   cosine: number | null;
   /** 0.05·text/max(text) + cosine (top-K within the floor only) + rank features. */
   engineScore: number;
+  /** Term similarity for the request's `termQuery`, when the adapter computed it. */
+  terms?: HitTerms;
+}
+
+export interface HitTerms {
+  /** term_similarity of API.md §19.4 (0..1). */
+  similarity: number;
+  /** The chunk's content tokens joined by spaces (`content_ltks` of a retrieval hit). */
+  contentTokens: string;
 }
 
 export interface SearchResult {

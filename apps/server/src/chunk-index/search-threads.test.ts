@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrieve } from '../search/retrieval.js';
 import { WorkerJobError } from '../util/worker-pool.js';
 import { planQuery, planSearch, type QueryPlan } from './query.js';
 import { createSearchThreads, type SearchThreads } from './search-pool.js';
 import { SqliteChunkIndex } from './sqlite-index.js';
+import { hitTerms, queryItems } from './term-similarity.js';
 import { chunk, fillers } from './test-helpers.js';
 
 const QUESTIONS = [
@@ -89,6 +91,33 @@ describe('search threads', () => {
     }
   });
 
+  it('compute the term similarity of the hits as this thread does', async () => {
+    const plan = await planSearch(threaded, QUESTIONS[0]);
+    const req = {
+      filter: { kbIds: ['kb1'], available: 1 as const },
+      text: plan!.text,
+      vector: null,
+      termQuery: plan!.weighted,
+      offset: 0,
+      limit: 20,
+    };
+    const res = await threaded.search(req);
+    expect(res.hits.length).toBeGreaterThan(1);
+    const items = queryItems(plan!.weighted);
+    for (const h of res.hits) {
+      expect(h.terms).toBeDefined();
+      expect(h.terms).toEqual(hitTerms(items, h.chunk));
+    }
+    expect(res.hits[0].terms?.similarity).toBeGreaterThan(0);
+  });
+
+  it('give retrieval the same answer as inline (hits, scores, tokens, highlight)', async () => {
+    for (const q of QUESTIONS) {
+      const params = { question: q, kbIds: ['kb1'], queryVector: null, highlight: true };
+      expect(await retrieve(threaded, params), q).toEqual(await retrieve(inline, params));
+    }
+  });
+
   it('see the index writes in their term statistics', async () => {
     // Row totals follow every write; a term's df is cached until 1 % of the rows changed (as inline).
     const before = await threaded.planQuery('harbor');
@@ -136,7 +165,12 @@ describe('search threads', () => {
   });
 
   it('plan through termStats for an index without planQuery', async () => {
-    const statsOnly = { termStats: (tokens: string[]) => inline.termStats(tokens) };
-    expect(await planSearch(statsOnly, QUESTIONS[0])).toEqual(await inlinePlan(QUESTIONS[0]));
+    const fresh = new SqliteChunkIndex(threaded.file);
+    try {
+      const statsOnly = { termStats: (tokens: string[]) => fresh.termStats(tokens) };
+      expect(await planSearch(statsOnly, QUESTIONS[0])).toEqual(await inlinePlan(QUESTIONS[0]));
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Worker thread entry (util/run-in-worker.ts, protocol in util/worker-pool.ts) that runs searches of
  * the SQLite chunk index on a read-only connection (sqlite-reader.ts), one per index file:
- * - `search`: { file, request } → SearchResult;
+ * - `search`: { file, request } → SearchResult (with each hit's `terms` when the request has a `termQuery`);
  * - `plan`: { file, question, options, writes } → QueryPlan | null (query.ts: tokenizing and term
  *   statistics, so that the API's event loop does neither).
  */
@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import type { SearchRequest, SearchResult } from './chunk-index.js';
 import type { PlanOptions, QueryPlan } from './query.js';
 import { SqliteIndexReader } from './sqlite-reader.js';
+import { hitTerms, queryItems } from './term-similarity.js';
 
 type Message = { id: number; op: string; payload: unknown };
 
@@ -34,7 +35,12 @@ function handle(op: string, payload: unknown): SearchResult | Promise<QueryPlan 
   }
   if (op === 'search') {
     const p = payload as { file: string; request: SearchRequest };
-    return reader(p.file).search(p.request);
+    const result = reader(p.file).search(p.request);
+    if (p.request.termQuery) {
+      const items = queryItems(p.request.termQuery);
+      for (const hit of result.hits) hit.terms = hitTerms(items, hit.chunk);
+    }
+    return result;
   }
   throw new Error(`sqlite-search.worker: unknown operation ${op}`);
 }
