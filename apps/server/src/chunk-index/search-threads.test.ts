@@ -115,6 +115,9 @@ describe('search threads', () => {
     for (const q of QUESTIONS) {
       const params = { question: q, kbIds: ['kb1'], queryVector: null, highlight: true };
       expect(await retrieve(threaded, params), q).toEqual(await retrieve(inline, params));
+      // A plan started early by the caller (while the question is embedded) gives the same answer.
+      const early = { ...params, plan: planSearch(threaded, q) };
+      expect(await retrieve(threaded, early), q).toEqual(await retrieve(inline, params));
     }
   });
 

@@ -96,7 +96,7 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
     keywords: [],
     candidates: 0,
   };
-  const plan = await planSearch(index, p.question);
+  const plan = await (p.plan ?? planSearch(index, p.question));
   const W = windowSize(p.size);
   const windowNo = Math.ceil((p.size * p.page) / W);
   const filter = { kbIds: p.kbIds, docIds: p.docIds, available: 1 as const };
