@@ -48,9 +48,7 @@ function mainThreadCpuMs(): number | null {
 /** The earlier path: no planning on the index's threads, no term similarity there. */
 function inlineOf(index: ChunkIndex): ChunkIndex {
   return {
-    ...Object.fromEntries(
-      (['termStats', 'list', 'getMany'] as const).map((m) => [m, index[m].bind(index)]),
-    ),
+    ...Object.fromEntries((['termStats', 'list', 'getMany'] as const).map((m) => [m, index[m].bind(index)])),
     search: (req: SearchRequest) => index.search({ ...req, termQuery: undefined }),
     // retrieve() reads only termStats, search, list and getMany of the port.
   } as unknown as ChunkIndex;
@@ -111,8 +109,15 @@ async function main(): Promise<void> {
     }
   }
   await store.close();
-  console.log(`machine: ${machine()} (load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})`);
-  console.log(`${chunks} chunks, hybrid retrieval, ${queries} sequential + ${concurrent} at once, ${rounds} rounds`);
+  console.log(
+    `machine: ${machine()} (load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')})`,
+  );
+  console.log(
+    `${chunks} chunks, hybrid retrieval, ${queries} sequential + ${concurrent} at once, ${rounds} rounds`,
+  );
   const ms = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
   for (const [mode, f] of Object.entries(figures)) {
     const s = summarize(f.seq);

@@ -7,8 +7,6 @@
  * everything engine-neutral (tokenizing, term weights, the query's clauses, hybrid scoring, paging,
  * highlight) lives beside it in this folder, so a second adapter only translates `FullTextQuery`.
  */
-import type { PlanOptions, QueryPlan } from './query.js';
-
 /** A position on a PDF page: [page (1-based), x0, x1, top, bottom] in PDF points. */
 export type Position = [number, number, number, number, number];
 
@@ -175,6 +173,26 @@ export interface ChunkPatch {
 export interface DocStats {
   chunks: number;
   tokens: number;
+}
+
+/** A question's weighted full-text query and what else retrieval needs of it (query.ts planQuery). */
+export interface QueryPlan {
+  text: FullTextQuery;
+  /** Query tokens (and CJK sub-tokens), at most 32: highlighting. */
+  keywords: string[];
+  /** Coarse query tokens in order with weights normalized over the whole question: term similarity. */
+  weighted: Array<[string, number]>;
+  /** True when the question took the CJK path. */
+  cjk: boolean;
+}
+
+/** Options of query planning (query.ts). */
+export interface PlanOptions {
+  /**
+   * Keep one-character Latin tokens and single digits (`"1"`, `"x"`). Questions drop them (their
+   * weight is negligible, §19.2); a chunk-list keyword search is a literal filter and keeps them.
+   */
+  keepSingleChars?: boolean;
 }
 
 export interface TermStats {

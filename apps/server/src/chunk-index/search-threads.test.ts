@@ -84,9 +84,10 @@ describe('search threads', () => {
       };
       const a = await threaded.search(req);
       const b = await inline.search(req);
-      expect(a.hits.map((h) => [h.chunk.id, h.textScore]), q).toEqual(
-        b.hits.map((h) => [h.chunk.id, h.textScore]),
-      );
+      expect(
+        a.hits.map((h) => [h.chunk.id, h.textScore]),
+        q,
+      ).toEqual(b.hits.map((h) => [h.chunk.id, h.textScore]));
       expect(a.matched).toBe(b.matched);
     }
   });
@@ -128,9 +129,7 @@ describe('search threads', () => {
     const after = await threaded.planQuery('porcupine harbor');
     expect(after?.text.indexRows).toBe((before?.text.indexRows ?? 0) + 1);
     expect(after?.text.clauses.find((c) => c.tokens[0] === 'porcupin')?.df).toBe(1);
-    expect(after?.text.clauses.find((c) => c.tokens[0] === 'harbor')?.df).toBe(
-      before?.text.clauses[0].df,
-    );
+    expect(after?.text.clauses.find((c) => c.tokens[0] === 'harbor')?.df).toBe(before?.text.clauses[0].df);
   });
 
   it('fall back to the calling thread when a thread dies, and pass other errors on', async () => {
