@@ -115,6 +115,11 @@ export interface SearchRequest {
    * engine order). Default: 'bm25' without a vector, 'presence' with one.
    */
   textScoring?: 'bm25' | 'presence';
+  /**
+   * The question's weighted tokens (QueryPlan.weighted): when given, an adapter may return each hit's
+   * `terms` (term-similarity.ts) computed where the search ran, off the caller's event loop.
+   */
+  termQuery?: Array<[string, number]>;
   /** Rows of the engine order to return. */
   offset: number;
   limit: number;
@@ -128,6 +133,15 @@ export interface SearchHit {
   cosine: number | null;
   /** 0.05·text/max(text) + cosine (top-K within the floor only) + rank features. */
   engineScore: number;
+  /** Term similarity for the request's `termQuery`, when the adapter computed it. */
+  terms?: HitTerms;
+}
+
+export interface HitTerms {
+  /** term_similarity of API.md §19.4 (0..1). */
+  similarity: number;
+  /** The chunk's content tokens joined by spaces (`content_ltks` of a retrieval hit). */
+  contentTokens: string;
 }
 
 export interface SearchResult {
@@ -161,6 +175,26 @@ export interface DocStats {
   tokens: number;
 }
 
+/** A question's weighted full-text query and what else retrieval needs of it (query.ts planQuery). */
+export interface QueryPlan {
+  text: FullTextQuery;
+  /** Query tokens (and CJK sub-tokens), at most 32: highlighting. */
+  keywords: string[];
+  /** Coarse query tokens in order with weights normalized over the whole question: term similarity. */
+  weighted: Array<[string, number]>;
+  /** True when the question took the CJK path. */
+  cjk: boolean;
+}
+
+/** Options of query planning (query.ts). */
+export interface PlanOptions {
+  /**
+   * Keep one-character Latin tokens and single digits (`"1"`, `"x"`). Questions drop them (their
+   * weight is negligible, §19.2); a chunk-list keyword search is a literal filter and keeps them.
+   */
+  keepSingleChars?: boolean;
+}
+
 export interface TermStats {
   /** Rows in the index. */
   total: number;
@@ -189,6 +223,12 @@ export interface ChunkIndex {
   /** Rows matching the full-text query (and the vector part), in engine order. */
   search(request: SearchRequest): Promise<SearchResult>;
   termStats(tokens: string[]): Promise<TermStats>;
+  /**
+   * Optional: plans a question's full-text query (query.ts) where the statistics are read, off the
+   * caller's event loop (the SQLite index: on a search thread). Callers go through query.ts planSearch,
+   * which falls back to planning here over termStats.
+   */
+  planQuery?(question: string, options?: PlanOptions): Promise<QueryPlan | null>;
   /** Merge fields into one chunk and re-tokenize it; false when it does not exist. */
   update(chunkId: string, patch: ChunkPatch): Promise<boolean>;
   setAvailableByIds(chunkIds: string[], available: number, docId?: string): Promise<number>;

@@ -10,19 +10,12 @@
  *   with minimum-should-match 30 % (over the tokens when there is one phrase).
  * At most 256 terms; at most 32 keywords kept for highlighting.
  */
-import type { FullTextQuery, TermStats, TextClause } from './chunk-index.js';
+import type { ChunkIndex, PlanOptions, QueryPlan, TermStats, TextClause } from './chunk-index.js';
+
+// The plan's types live with the port (ChunkIndex.planQuery returns one).
+export type { PlanOptions, QueryPlan } from './chunk-index.js';
 import { posTags, termWeights } from './term-weight.js';
 import { hasHan, normalizeText, subTokens, tokenize } from './tokenizer.js';
-
-export interface QueryPlan {
-  text: FullTextQuery;
-  /** Query tokens (and CJK sub-tokens), at most 32: highlighting. */
-  keywords: string[];
-  /** Coarse query tokens in order with weights normalized over the whole question: term similarity. */
-  weighted: Array<[string, number]>;
-  /** True when the question took the CJK path. */
-  cjk: boolean;
-}
 
 export const MAX_TERMS = 256;
 export const MAX_KEYWORDS = 32;
@@ -59,14 +52,6 @@ function pushKeyword(keywords: string[], k: string): void {
  * Builds the query; `stats` gives the index's document frequencies. Null when nothing searchable
  * is left (a question of stop words only).
  */
-export interface PlanOptions {
-  /**
-   * Keep one-character Latin tokens and single digits (`"1"`, `"x"`). Questions drop them (their
-   * weight is negligible, §19.2); a chunk-list keyword search is a literal filter and keeps them.
-   */
-  keepSingleChars?: boolean;
-}
-
 export async function planQuery(
   question: string,
   stats: (tokens: string[]) => Promise<TermStats>,
@@ -75,6 +60,19 @@ export async function planQuery(
   const keep = (t: string) => options.keepSingleChars === true || !/^[a-z0-9]$/.test(t);
   if (hasHan(question)) return planCjk(question, stats, keep);
   return planLatin(question, stats, keep);
+}
+
+/**
+ * Plans a question against an index: where the index plans it itself (off the event loop, see
+ * ChunkIndex.planQuery), else here over its termStats.
+ */
+export function planSearch(
+  index: Pick<ChunkIndex, 'termStats' | 'planQuery'>,
+  question: string,
+  options: PlanOptions = {},
+): Promise<QueryPlan | null> {
+  if (index.planQuery) return index.planQuery(question, options);
+  return planQuery(question, (tokens) => index.termStats(tokens), options);
 }
 
 async function planLatin(

@@ -32,14 +32,15 @@ import {
   SCHEMA_SQL,
   SCHEMA_VERSION,
   SEQ_BITS,
-  ridRange,
   SLOT_SPAN,
   TEXT_COLUMNS,
   vectorBlob,
   type ChunkRow,
 } from './sqlite-schema.js';
 import { RidAllocator } from './sqlite-rids.js';
-import { executeSearch, quote, StatementCache } from './sqlite-search.js';
+import { executeSearch, StatementCache } from './sqlite-search.js';
+import { SqliteTermStats } from './sqlite-term-stats.js';
+import { planQuery, type PlanOptions, type QueryPlan } from './query.js';
 import { editTags, tagCounts } from './sqlite-tags.js';
 import type { Tokenizer } from './tokenize-pool.js';
 import type { SearchThreads } from './search-pool.js';
@@ -48,10 +49,6 @@ import { WorkerJobError } from '../util/worker-pool.js';
 const FTS_INSERT = `INSERT INTO chunk_fts(rowid, flt, ${TEXT_COLUMNS.join(', ')}) VALUES (?, ?, ${TEXT_COLUMNS.map(() => '?').join(', ')})`;
 const CHUNK_INSERT = `INSERT INTO chunk(rid, ${ROW_COLUMNS.join(', ')}) VALUES (?, ${ROW_COLUMNS.map(() => '?').join(', ')})`;
 const CHUNK_UPDATE = `UPDATE chunk SET ${ROW_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE rid = ?`;
-const TOTAL_TTL_MS = 5_000;
-const DF_TTL_MS = 60_000;
-/** Postings walked at most to count a term (termStats). */
-const DF_COUNT_CAP = 20_000;
 
 /**
  * Fewer records than this, with less text than OFFLOAD_MIN_CHARS, are tokenized inline (a thread
@@ -96,10 +93,8 @@ export class SqliteChunkIndex implements ChunkIndex {
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
   private readonly vecDims = new Set<number>();
-  private total: { n: number; at: number } | null = null;
-  private spans: { list: Array<[number, number]>; at: number } | null = null;
   private readonly rids: RidAllocator;
-  private readonly dfCache = new Map<string, { df: number; at: number; writes: number }>();
+  private readonly stats: SqliteTermStats;
   /** Rows written by this process (invalidates cached document frequencies). */
   private writes = 0;
 
@@ -133,6 +128,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     for (const t of tables) this.vecDims.add(Number(t.slice(4)));
     this.statements = new StatementCache(this.db);
     this.rids = new RidAllocator(this.statements);
+    this.stats = new SqliteTermStats(this.statements);
   }
 
   /** Size of the index file (and its WAL) in bytes. */
@@ -154,8 +150,7 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   private invalidate(): void {
-    this.total = null;
-    this.spans = null;
+    this.stats.invalidate();
   }
 
   /** Runs `fn` in one write transaction (rid counters are only trusted inside it). */
@@ -357,74 +352,28 @@ export class SqliteChunkIndex implements ChunkIndex {
     );
   }
 
-  private countTerm(term: string, total: number): number {
-    const [n, last] = this.statements
-      .get('SELECT COUNT(*), MAX(rowid) FROM (SELECT rowid FROM chunk_fts WHERE chunk_fts MATCH ? LIMIT ?)')
-      .raw()
-      .get(quote(term), DF_COUNT_CAP) as [number, number | null];
-    if (n < DF_COUNT_CAP || last === null) return n;
-    // Rows up to `last` out of all rows, reckoned from the partitions' rid spans (seq numbers are
-    // dense: counting the rows themselves walks as far as the postings did).
-    let all = 0;
-    let upTo = 0;
-    for (const [lo, hi] of this.ridSpans()) {
-      all += hi - lo + 1;
-      if (lo <= last) upTo += Math.min(hi, last) - lo + 1;
-    }
-    return Math.min(total, Math.round((n * all) / Math.max(n, upTo)));
-  }
-
-  /** Lowest and highest rid of each non-empty partition (KB slot × kind), cached like totalRows. */
-  private ridSpans(): Array<[number, number]> {
-    const now = Date.now();
-    if (this.spans && now - this.spans.at <= TOTAL_TTL_MS) return this.spans.list;
-    const slots = this.statements.get('SELECT slot FROM kb_slot').pluck().all() as number[];
-    const lowest = this.statements.get('SELECT MIN(rid) FROM chunk WHERE rid BETWEEN ? AND ?').pluck();
-    const highest = this.statements.get('SELECT MAX(rid) FROM chunk WHERE rid BETWEEN ? AND ?').pluck();
-    const list: Array<[number, number]> = [];
-    for (const slot of slots)
-      for (let kind = 0; kind < 4; kind++) {
-        const [a, b] = ridRange(slot, [kind, kind]);
-        const lo = lowest.get(a, b) as number | null;
-        if (lo !== null) list.push([lo, highest.get(a, b) as number]);
-      }
-    this.spans = { list, at: now };
-    return list;
-  }
-
   private totalRows(): number {
-    const now = Date.now();
-    if (!this.total || now - this.total.at > TOTAL_TTL_MS) {
-      this.total = { n: Number(this.statements.get('SELECT COUNT(*) FROM chunk').pluck().get()), at: now };
-    }
-    return this.total.n;
+    return this.stats.totalRows(this.writes);
   }
 
   /**
-   * Document frequencies, cached per term for DF_TTL_MS or until 1 % of the rows changed. A term is
-   * counted by walking its postings up to DF_COUNT_CAP rows (FTS5's vocabulary table walks all of them:
-   * 16 ms for a word in 700k of 1M chunks); past the cap, its share of the rows up to the last one
-   * counted is extrapolated to the whole index (idf is logarithmic: a few % off changes little).
+   * The question's query plan (query.ts), made on a search thread with that thread's statistics and
+   * caches; here when there is no thread or it died (the pool replaces it).
    */
-  async termStats(tokens: string[]): Promise<TermStats> {
-    const df: Record<string, number> = {};
-    const total = this.totalRows();
-    const now = Date.now();
-    for (const t of new Set(tokens)) {
-      const hit = this.dfCache.get(t);
-      if (
-        hit &&
-        now - hit.at < DF_TTL_MS &&
-        Math.abs(this.writes - hit.writes) <= Math.max(50, total / 100)
-      ) {
-        df[t] = hit.df;
-        continue;
+  async planQuery(question: string, options: PlanOptions = {}): Promise<QueryPlan | null> {
+    if (this.searchThreads && this.file !== ':memory:') {
+      try {
+        return await this.searchThreads.plan(this.file, question, options, this.writes);
+      } catch (err) {
+        if (!(err instanceof WorkerJobError)) throw err;
       }
-      df[t] = this.countTerm(t, total);
-      if (this.dfCache.size > 100_000) this.dfCache.clear();
-      this.dfCache.set(t, { df: df[t], at: now, writes: this.writes });
     }
-    return { total, df };
+    return planQuery(question, (tokens) => this.termStats(tokens), options);
+  }
+
+  /** Document frequencies (sqlite-term-stats.ts), on this thread. */
+  async termStats(tokens: string[]): Promise<TermStats> {
+    return this.stats.termStats(tokens, this.writes);
   }
 
   async update(chunkId: string, patch: ChunkPatch): Promise<boolean> {

@@ -7,7 +7,7 @@
  */
 import { parseJson } from '../db/json.js';
 import type { ChunkIndex } from '../chunk-index/chunk-index.js';
-import { planQuery } from '../chunk-index/query.js';
+import { planSearch } from '../chunk-index/query.js';
 import type { KnowledgebaseTable } from '../db/tables/knowledge.js';
 
 const SMOOTHING = 1000;
@@ -32,7 +32,7 @@ export async function questionLabels(
   const total = all.reduce((s, [, c]) => s + c, 0);
   if (total === 0) return null;
   const overall = new Map(all);
-  const plan = await planQuery(question, (tokens) => index.termStats(tokens));
+  const plan = await planSearch(index, question);
   if (!plan) return null;
   const found = await index.search({
     filter: { kbIds: tagKbIds, available: 1 },

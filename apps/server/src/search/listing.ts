@@ -5,7 +5,7 @@
  */
 import type { ChunkIndex, ChunkRecord } from '../chunk-index/chunk-index.js';
 import { highlight } from './highlight.js';
-import { planQuery } from '../chunk-index/query.js';
+import { planSearch } from '../chunk-index/query.js';
 
 export interface ListChunksParams {
   kbId: string;
@@ -39,7 +39,7 @@ export async function listChunks(
       chunks: listed.chunks.map((chunk) => ({ chunk, content: chunk.content_with_weight })),
     };
   }
-  const plan = await planQuery(keywords, (tokens) => index.termStats(tokens));
+  const plan = await planSearch(index, keywords);
   if (!plan) return { total: 0, chunks: [] };
   const res = await index.search({
     filter,

@@ -6,6 +6,7 @@
  * dataset firstly." for no KB) and messages in the contract's style, e.g. "`top_k` must be greater than 0.".
  */
 import { parseCount } from '@lectern/shared';
+import type { QueryPlan } from '../chunk-index/query.js';
 import { RETRIEVAL_DEFAULTS, type RetrievalCaller, type RetrievalDefaults } from './retrieval-defaults.js';
 
 export interface RetrieveParams {
@@ -34,6 +35,11 @@ export interface RetrieveParams {
    * See retrieval.ts.
    */
   keywordOnlyScoring?: 'text+term' | 'term';
+  /**
+   * The query plan of this same question when the caller started it early (chunk-index/query.ts
+   * planSearch, e.g. while the question is embedded); planned by retrieve() otherwise.
+   */
+  plan?: Promise<QueryPlan | null>;
 }
 
 export interface CheckedParams {
@@ -50,6 +56,7 @@ export interface CheckedParams {
   highlight: boolean;
   tagWeights: Record<string, number> | null;
   keywordOnlyScoring: 'text+term' | 'term';
+  plan: Promise<QueryPlan | null> | null;
 }
 
 export class RetrievalParamError extends Error {
@@ -138,6 +145,7 @@ export function checkParams(
     highlight: p.highlight === true,
     tagWeights: p.tagWeights && typeof p.tagWeights === 'object' ? p.tagWeights : null,
     keywordOnlyScoring: p.keywordOnlyScoring === 'term' ? 'term' : 'text+term',
+    plan: p.plan ?? null,
   };
 }
 

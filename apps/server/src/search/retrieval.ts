@@ -15,11 +15,11 @@
  * in keyword-only mode and carry `text_similarity` in every mode.
  */
 import type { ChunkIndex, ChunkRecord, SearchHit } from '../chunk-index/chunk-index.js';
-import { tokenFields } from '../chunk-index/fields.js';
 import { highlight as highlightText } from './highlight.js';
-import { MIN_SHOULD_MATCH_RETRY, minimumShouldMatchCount, planQuery } from '../chunk-index/query.js';
+import { MIN_SHOULD_MATCH_RETRY, minimumShouldMatchCount, planSearch } from '../chunk-index/query.js';
 import { checkParams, RetrievalParamError, type RetrieveParams } from './retrieval-params.js';
-import { cosine, queryItems, rankFeature, termSimilarity } from './scoring.js';
+import { hitTerms, queryItems } from '../chunk-index/term-similarity.js';
+import { cosine, rankFeature } from './scoring.js';
 
 export { RetrievalParamError, type RetrieveParams };
 
@@ -77,7 +77,8 @@ const VECTOR_FLOOR_RETRY = 0.17;
 
 interface Scored {
   chunk: ChunkRecord;
-  contentTokens: string[];
+  /** Content tokens joined by spaces. */
+  contentTokens: string;
   similarity: number;
   vector: number;
   term: number;
@@ -95,7 +96,7 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
     keywords: [],
     candidates: 0,
   };
-  const plan = await planQuery(p.question, (tokens) => index.termStats(tokens));
+  const plan = await (p.plan ?? planSearch(index, p.question));
   const W = windowSize(p.size);
   const windowNo = Math.ceil((p.size * p.page) / W);
   const filter = { kbIds: p.kbIds, docIds: p.docIds, available: 1 as const };
@@ -111,6 +112,8 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
       text: plan.text,
       vector,
       tagWeights: p.tagWeights,
+      // Term similarity of the window's rows is computed where the search runs (a search thread).
+      termQuery: plan.weighted,
       offset: (windowNo - 1) * W,
       limit: W,
     };
@@ -145,7 +148,8 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
   if (hits.length === 0) return { ...empty, keywords: plan?.keywords ?? [] };
 
   const items = queryItems(plan?.weighted ?? []);
-  const fields = hits.map((h) => tokenFields(h.chunk));
+  // The adapter's terms when it computed them (same function); else here.
+  const terms = hits.map((h) => h.terms ?? hitTerms(items, h.chunk));
   let vectorScores = hits.map((h) => h.cosine ?? 0);
   if (p.rerank) {
     const texts = hits.map((h) =>
@@ -160,7 +164,7 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
   const textMode = keywordOnly && !p.rerank && p.keywordOnlyScoring === 'text+term';
   const noVectorPart = !textMode && !p.rerank && vectorScores.every((v) => v === 0);
   const scored: Scored[] = hits.map((h, i) => {
-    const term = termSimilarity(items, fields[i]);
+    const term = terms[i].similarity;
     const text = maxText > 0 ? Math.max(0, h.textScore) / maxText : 0;
     const rank = rankFeature(h.chunk, p.tagWeights);
     const vector = vectorScores[i];
@@ -168,7 +172,7 @@ export async function retrieve(index: ChunkIndex, input: RetrieveParams): Promis
     if (textMode) similarity = KEYWORD_ONLY_TEXT_WEIGHT * text + (1 - KEYWORD_ONLY_TEXT_WEIGHT) * term + rank;
     else if (noVectorPart) similarity = term + rank;
     else similarity = vw * vector + (1 - vw) * term + rank;
-    return { chunk: h.chunk, contentTokens: fields[i].content_ltks, similarity, vector, term, text };
+    return { chunk: h.chunk, contentTokens: terms[i].contentTokens, similarity, vector, term, text };
   });
   // Stable sort: equal similarities keep the engine order.
   const kept = scored
@@ -223,7 +227,10 @@ async function withParents(index: ChunkIndex, page: Scored[]): Promise<Scored[]>
     const parent = parents.get(mom)!;
     out.push({
       chunk: { ...parent, vector: null, important_kwd: children.flatMap((c) => c.chunk.important_kwd ?? []) },
-      contentTokens: children.flatMap((c) => c.contentTokens),
+      contentTokens: children
+        .map((c) => c.contentTokens)
+        .filter(Boolean)
+        .join(' '),
       similarity: mean(children.map((c) => c.similarity)),
       vector: mean(children.map((c) => c.vector)),
       term: mean(children.map((c) => c.term)),
@@ -237,7 +244,7 @@ function present(s: Scored, keywords: string[] | null): RetrievalHit {
   const c = s.chunk;
   const hit: RetrievalHit = {
     chunk_id: c.id,
-    content_ltks: s.contentTokens.join(' '),
+    content_ltks: s.contentTokens,
     content_with_weight: c.content_with_weight,
     doc_id: c.doc_id,
     docnm_kwd: c.docnm_kwd,

@@ -18,6 +18,7 @@ import { defaultModelId, modelFor } from '../models/registry.js';
 import type { NormalizedMetaFilter } from './metadata-conditions.js';
 import { resolveMetaFilters } from './metadata-filter.js';
 import { questionLabels } from './labels.js';
+import { planSearch } from '../chunk-index/query.js';
 import { embedQuestion, rerankerFor } from './models.js';
 import { RETRIEVAL_DEFAULTS, type RetrievalCaller } from './retrieval-defaults.js';
 import type { RetrievalSettings } from './retrieval-params.js';
@@ -95,6 +96,9 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
     ? await rerankerFor(ctx, req.rerankTenantId, rerankId, failures, req.signal, req.trace)
     : null;
   const question = req.rewrite ? await req.rewrite(req.settings.question) : req.settings.question;
+  // The query plan needs no vector: it is made (on a search thread) while the question is embedded.
+  const plan = planSearch(index, question);
+  plan.catch(() => undefined); // awaited by retrieve(); unused when an earlier step fails
   const queryVector = first
     ? await embedQuestion(ctx, first.tenant_id, first.embd_id, question, failures, req.signal, req.trace)
     : null;
@@ -119,6 +123,7 @@ export async function runRetrieval(ctx: AppContext, req: RetrievalRequest): Prom
     rerank,
     tagWeights: labels,
     highlight: s.highlight,
+    plan,
   });
   if (s.tocEnhance && s.page === 1 && result.chunks.length > 0) {
     result = await tocEnhance(ctx, { kbs: req.kbs, question, size: s.size, signal: req.signal }, result);

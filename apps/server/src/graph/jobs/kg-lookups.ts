@@ -7,7 +7,7 @@
  * the graph (`kb_graph.type_index`).
  */
 import type { ChunkIndex, ChunkRecord, SearchHit } from '../../chunk-index/chunk-index.js';
-import { planQuery } from '../../chunk-index/query.js';
+import { planSearch } from '../../chunk-index/query.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { parseJson } from '../../db/json.js';
@@ -54,7 +54,7 @@ export function kgLookups(input: KgLookupInput): KgLookups {
     let p = searches.get(key);
     if (!p) {
       p = (async () => {
-        const plan = await planQuery(text, (t) => index.termStats(t));
+        const plan = await planSearch(index, text);
         if (!plan) return { hits: [], maxText: 0 };
         const res = await index.search({
           filter: { kbIds, available: 1, graphKinds: ['entity', 'relation', 'community_report'] },

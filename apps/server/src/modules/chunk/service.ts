@@ -20,7 +20,7 @@ import {
 } from '../../policy/index.js';
 import type { ChunkFilter, ChunkPatch, ChunkRecord } from '../../chunk-index/chunk-index.js';
 import { highlight } from '../../search/highlight.js';
-import { planQuery } from '../../chunk-index/query.js';
+import { planSearch } from '../../chunk-index/query.js';
 import { hasHan } from '../../chunk-index/tokenizer.js';
 import type { DocumentTable } from '../../db/tables/knowledge.js';
 import { embedChunk } from './embed.js';
@@ -86,7 +86,7 @@ export async function listChunks(ctx: AppContext, user: UserTable, input: ListIn
     const { total, chunks } = await index.list(filter, 'position', offset, input.size);
     return { doc, total, chunks: chunks.map((c) => presentListedChunk(c)) };
   }
-  const plan = await planQuery(keywords, (tokens) => index.termStats(tokens), { keepSingleChars: true });
+  const plan = await planSearch(index, keywords, { keepSingleChars: true });
   if (!plan) return { doc, total: 0, chunks: [] };
   const found = await index.search({
     filter,
