@@ -2,7 +2,8 @@
  * Chat over table KBs answers through a structured query (API.md §19.7, RAGFlow `use_sql`), over
  * HTTP with real parsing of CSV files into a `table` KB and the stand-in chat model writing the SQL:
  * success with cited rows, an SQL error retried once with the error, refused statements, an empty
- * result and mixed KBs falling back to retrieval.
+ * result and mixed KBs falling back to retrieval. The two CSVs type Price differently (whole numbers in
+ * one, decimals in the other): the KB has one `price_flt` column over the rows of both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newUser, startTestServer, type TestServer, type TestUser } from '../../../test/harness.js';
@@ -14,7 +15,7 @@ import { apiKeyOf } from '../public-api/test-support.js';
 import { startTaskWorkers } from '../../root.js';
 import type { WorkerHost } from '../../queue/worker-host.js';
 
-const ITEMS = 'Name,Price,Stock,Released\nLamp,12.5,3,2024-01-05\nDesk,99,10,2023-11-30\n';
+const ITEMS = 'Name,Price,Stock,Released\nLamp,12,3,2024-01-05\nDesk,99,10,2023-11-30\n';
 const MORE = 'Name,Price,Stock,Released\nChair,45.5,7,2022-03-01\n';
 const RETRIEVAL_ANSWER = 'Answered from the retrieved rows.';
 
@@ -137,6 +138,35 @@ describe('structured queries over table KBs', () => {
       { token: user.token },
     );
     expect(stored.body.data!.message.at(-1)).toMatchObject({ role: 'assistant', content: answer });
+  });
+
+  it('a column typed differently per document is one column of the wider type over both', async () => {
+    const kb = await call<{ parser_config: { field_map: Record<string, string> } }>(
+      server,
+      `/v1/kb/detail?kb_id=${tableKb}`,
+      { token: user.token },
+    );
+    expect(kb.body.data!.parser_config.field_map).toEqual({
+      name_tks: 'Name',
+      price_flt: 'Price',
+      stock_long: 'Stock',
+      released_dt: 'Released',
+    });
+    // The stored rows keep their own document's key.
+    const rows = await server.ctx.chunkIndex.list({ kbIds: [tableKb] }, 'position', 0, 10);
+    const lamp = rows.chunks.find((c) => c.content_with_weight.includes('Lamp'))!;
+    expect(lamp.extra).toMatchObject({ price_long: 12 });
+
+    sqlAnswers = ['SELECT sum(price_flt) AS total, count(price_flt) AS priced FROM kb_rows'];
+    const sum = await ask(tableDialog, 'What do all items cost together?');
+    expect(sqlPrompts[0].match(/^price_/gm)).toEqual(['price_']);
+    expect(sum.answer).toBe('|total|priced|\n|------|------|\n|156.5|3|');
+
+    sqlAnswers = ['SELECT name_tks FROM kb_rows WHERE price_flt < 50 ORDER BY price_flt'];
+    const cheap = await ask(tableDialog, 'Which items cost less than 50?');
+    expect(cheap.answer).toBe(
+      '|Name|Source|\n|------|------|\n|Lamp|items.csv [ID:0]|\n|Chair|more.csv [ID:1]|',
+    );
   });
 
   it('aggregates run as written (no row citations)', async () => {

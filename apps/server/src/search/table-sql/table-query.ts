@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.js';
 import { parseJson } from '../../db/json.js';
 import { accessScopeOf, readableKbs } from '../../policy/index.js';
 import { WorkerJobError, WorkerPool } from '../../util/worker-pool.js';
+import { cellFor, sourceKeysOf, widenFieldMap } from './field-types.js';
 import type { TableQueryJob, TableQueryOutcome } from './types.js';
 
 /** KB rows a question may query; larger KBs answer through retrieval (the rows are copied per question). */
@@ -21,7 +22,10 @@ const PAGE = 5_000;
 
 export interface TableSchema {
   kbIds: string[];
-  /** `<column>_<type>` key → the column's header as written (merged over the KBs). */
+  /**
+   * `<column>_<type>` key → the column's header as written, merged over the KBs with one key per
+   * column name of the widest type (field-types.ts).
+   */
   fieldMap: Record<string, string>;
 }
 
@@ -41,25 +45,20 @@ export async function tableSchemaOf(
     .where(readableKbs(await accessScopeOf(db, tenantId)))
     .execute();
   if (kbs.length === 0) return null;
-  const fieldMap: Record<string, string> = {};
+  const maps: Array<Record<string, string>> = [];
   for (const kb of kbs) {
     if (kb.parser_id !== 'table') return null;
     const map = parseJson<Record<string, unknown>>(kb.parser_config, {}).field_map;
     if (!map || typeof map !== 'object' || Object.keys(map).length === 0) return null;
+    const headers: Record<string, string> = {};
     for (const [key, header] of Object.entries(map)) {
-      if (typeof header === 'string') fieldMap[key] = header;
+      if (typeof header === 'string') headers[key] = header;
     }
+    maps.push(headers);
   }
+  // Field maps stored before widening (or KBs typed differently) may still hold a name twice.
+  const fieldMap = widenFieldMap(...maps);
   return Object.keys(fieldMap).length > 0 ? { kbIds: kbs.map((kb) => kb.id), fieldMap } : null;
-}
-
-function cell(v: unknown): string | number | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v === 'string') return v;
-  if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (Array.isArray(v)) return v.map(String).join(', ');
-  return JSON.stringify(v);
 }
 
 /** The KBs' enabled row chunks as table rows, or null when there are more than MAX_TABLE_ROWS. */
@@ -67,13 +66,19 @@ export async function loadTableRows(
   ctx: AppContext,
   schema: TableSchema,
 ): Promise<TableQueryJob['rows'] | null> {
-  const fields = Object.keys(schema.fieldMap);
+  // Each wide column reads whichever of its typed keys the row's document stored.
+  const columns = Object.keys(schema.fieldMap).map((key) => ({ key, sources: sourceKeysOf(key) }));
   const rows: TableQueryJob['rows'] = [];
   for (let offset = 0; ; offset += PAGE) {
     const page = await ctx.chunkIndex.list({ kbIds: schema.kbIds, available: 1 }, 'position', offset, PAGE);
     if (page.total > MAX_TABLE_ROWS) return null;
     for (const c of page.chunks) {
-      rows.push([c.id, c.doc_id, c.docnm_kwd, ...fields.map((f) => cell(c.extra?.[f]))]);
+      const extra = c.extra ?? {};
+      const cells = columns.map(({ key, sources }) => {
+        const from = sources.find((k) => extra[k] !== undefined && extra[k] !== null);
+        return from === undefined ? null : cellFor(key, extra[from]);
+      });
+      rows.push([c.id, c.doc_id, c.docnm_kwd, ...cells]);
     }
     if (page.chunks.length < PAGE) return rows;
   }
