@@ -15,7 +15,9 @@ import { migrateToLatest } from '../db/migrate.js';
 import { HealthRegistry } from '../health/registry.js';
 import { openChunkIndex } from './open-index.js';
 import { PgChunkIndex } from './pg-index.js';
+import { compactDf, termCounts } from './pg-df.js';
 import { PgvectorMissingError } from './pg-schema.js';
+import { phraseQuery } from './pg-text.js';
 import { planQuery } from './query.js';
 import { chunk, fillers } from './test-helpers.js';
 import { createTestDatabase } from './test-contract-fixtures.js';
@@ -145,6 +147,79 @@ describe.runIf(pgBase)('PostgreSQL chunk index in a deployment', () => {
     } finally {
       await index.close();
       await meta.close();
+    }
+  });
+  it('keeps the term counts equal to counting the rows through inserts, rewrites, edits, deletes and a backfill', async () => {
+    let index = await PgChunkIndex.open(db.url);
+    // Every term of the index: the counts from lectern_chunk_df against counting the rows with a tsquery.
+    const expectCountsMatchRows = async () => {
+      const vocab = await index.pool.query<{ lexeme: string }>(
+        'SELECT lexeme FROM lectern_chunk, unnest(tsv) UNION SELECT lexeme FROM lectern_chunk, unnest(tsv_sm)',
+      );
+      const terms = vocab.rows.map((r) => r.lexeme).concat(['gone-term-never-written']);
+      const coarse = await termCounts(
+        index.pool,
+        terms.map((term) => ({ term, fine: false })),
+      );
+      const both = await termCounts(
+        index.pool,
+        terms.map((term) => ({ term, fine: true })),
+      );
+      for (const [i, term] of terms.entries()) {
+        const q = phraseQuery([term]);
+        const res = await index.pool.query<{ c: number; b: number }>(
+          'SELECT COUNT(*) FILTER (WHERE tsv @@ $1::tsquery)::int AS c, ' +
+            'COUNT(*) FILTER (WHERE tsv @@ $1::tsquery OR tsv_sm @@ $1::tsquery)::int AS b FROM lectern_chunk',
+          [q],
+        );
+        expect([term, coarse[i], both[i]]).toEqual([term, res.rows[0].c, res.rows[0].b]);
+      }
+      return terms.length;
+    };
+    try {
+      const a = chunk({
+        id: 'dfa',
+        kb_id: 'kbdf',
+        doc_id: 'dfd1',
+        content_with_weight: 'quartz basalt quartz',
+        vector: [1, 0],
+      });
+      const b = chunk({
+        id: 'dfb',
+        kb_id: 'kbdf',
+        doc_id: 'dfd1',
+        content_with_weight: '北京大学的学生 basalt',
+      });
+      const c = chunk({
+        id: 'dfc',
+        kb_id: 'kbdf',
+        doc_id: 'dfd2',
+        content_with_weight: 'obsidian 大学 granite',
+      });
+      await index.upsert([a, b, c, ...fillers(20, 'kbdf')]);
+      expect(await expectCountsMatchRows()).toBeGreaterThan(10);
+      // A rewrite (same id, other text, within a batch twice), an edit and an availability switch.
+      await index.upsert([
+        { ...a, content_with_weight: 'pumice' },
+        { ...a, content_with_weight: 'pumice basalt' },
+      ]);
+      await index.update('dfb', { content_with_weight: '学生 granite' });
+      await index.setAvailableByIds(['dfc'], 0);
+      await expectCountsMatchRows();
+      await index.deleteByIds('kbdf', ['dfa']);
+      await index.deleteByDoc('dfd2');
+      await expectCountsMatchRows();
+      await compactDf(index.pool);
+      await expectCountsMatchRows();
+      // An index made before the table existed: its counts are filled in when it is opened.
+      await index.pool.query('DROP TABLE lectern_chunk_df');
+      await index.close();
+      index = await PgChunkIndex.open(db.url);
+      await expectCountsMatchRows();
+      await index.deleteByKb('kbdf');
+      await expectCountsMatchRows();
+    } finally {
+      await index.close();
     }
   });
 });

@@ -24,6 +24,7 @@ import { storedTextOf, type StoredText } from './pg-text.js';
 import { ftsTerms } from './fts-terms.js';
 import { ensureSchema, ensureVecTable, existingVecDims, RECORD_COLUMNS, vecTableName } from './pg-schema.js';
 import { setAvailableWhere } from './pg-availability.js';
+import { compactDf, dfDeltaSql } from './pg-df.js';
 import { executePgSearch } from './pg-search.js';
 import { PgStats } from './pg-stats.js';
 import { parseVector } from './pg-vectors.js';
@@ -199,9 +200,15 @@ export class PgChunkIndex implements ChunkIndex {
     this.analyzing = (async () => {
       try {
         await this.pool.query('ANALYZE lectern_chunk');
+        await compactDf(this.pool);
+        // Compaction leaves every delta it folded dead: reclaimed now, as autovacuum may be late or
+        // off (with it off, a 600k-chunk build left 1.7 GB of dead deltas).
+        await this.pool.query('VACUUM lectern_chunk_df');
         this.rowsAtAnalyze = (await this.stats.totals()).rows;
       } catch (err) {
-        console.warn(`chunk index: ANALYZE failed: ${err instanceof Error ? err.message : String(err)}`);
+        console.warn(
+          `chunk index: ANALYZE or the term-count compaction failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
       } finally {
         this.analyzing = null;
       }
@@ -210,8 +217,12 @@ export class PgChunkIndex implements ChunkIndex {
 
   private async withVectors(rows: ChunkRow[], exec: Exec = this.pool): Promise<ChunkRecord[]> {
     const byDim = new Map<number, number[]>();
-    for (const r of rows)
-      if (r.vec_dim > 0) byDim.set(r.vec_dim, [...(byDim.get(r.vec_dim) ?? []), Number(r.rid)]);
+    for (const r of rows) {
+      if (r.vec_dim <= 0) continue;
+      const rids = byDim.get(r.vec_dim);
+      if (rids) rids.push(Number(r.rid));
+      else byDim.set(r.vec_dim, [Number(r.rid)]);
+    }
     const vectors = new Map<number, number[]>();
     for (const [dim, rids] of byDim) {
       const res = await exec.query<{ rid: number; e: string }>(
@@ -246,7 +257,8 @@ export class PgChunkIndex implements ChunkIndex {
   /** Deletes the rows `where` selects with their vectors and totals, through `exec` (a transaction). */
   async deleteWith(exec: Exec, where: string, params: unknown[]): Promise<number> {
     const res = await exec.query<{ rid: number; vec_dim: number; dl: number }>(
-      `DELETE FROM lectern_chunk WHERE ${where} RETURNING rid, vec_dim, dl`,
+      `WITH d AS (DELETE FROM lectern_chunk WHERE ${where} RETURNING rid, vec_dim, dl, tsv, tsv_sm), ` +
+        `df AS (${dfDeltaSql('d', -1)}) SELECT rid, vec_dim, dl FROM d`,
       params,
     );
     const rows = res.rows.map((r) => ({ rid: Number(r.rid), vec_dim: Number(r.vec_dim), dl: Number(r.dl) }));

@@ -11,12 +11,15 @@
  *   `ts_rank_cd` over the labels, and BM25 is computed in SQL from those (pg-search.ts).
  * - `lectern_chunk_vec_<dim>`: unit-normalized pgvector vectors per embedding dimension, keyed by rid.
  * - `lectern_chunk_kb` / `lectern_chunk_seq`: KB slots (first-write order) and per-partition row counters.
+ * - `lectern_chunk_df`: rows holding each term, as deltas per write (pg-df.ts).
  * - `lectern_chunk_totals`: rows and FTS5 tokens of the whole index (BM25's N and average length), split
  *   over shards so that concurrent writers do not queue on one row.
  */
 import type pg from 'pg';
+import { backfillDf, DF_TABLE_SQL } from './pg-df.js';
 
-export const SCHEMA_VERSION = '1';
+/** 2: `lectern_chunk_df` (filled from the rows when an index of version 1 is opened). */
+export const SCHEMA_VERSION = '2';
 export const TOTAL_SHARDS = 16;
 /** pgvector stores at most 16,000 dimensions. */
 export const MAX_VECTOR_DIM = 16_000;
@@ -119,9 +122,16 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
         );
       }
     }
-    const fresh = (await client.query("SELECT to_regclass('lectern_chunk') IS NULL AS fresh")).rows[0].fresh;
+    const missing = (
+      await client.query(
+        "SELECT to_regclass('lectern_chunk') IS NULL AS fresh, to_regclass('lectern_chunk_df') IS NULL AS no_df",
+      )
+    ).rows[0];
+    const fresh = missing.fresh;
     // Every statement is IF NOT EXISTS: opening an existing index changes nothing.
     await client.query(SCHEMA_SQL);
+    await client.query(DF_TABLE_SQL);
+    if (!fresh && missing.no_df) await backfillDf(client);
     // The tsvectors stay in the row (they are ~2 KB, which PostgreSQL would otherwise move to the TOAST
     // table): every clause reads them, and a TOAST fetch per row made BM25 scoring 4.5× slower.
     if (fresh)
@@ -129,7 +139,7 @@ export async function ensureSchema(pool: pg.Pool): Promise<void> {
         'ALTER TABLE lectern_chunk ALTER COLUMN tsv SET STORAGE MAIN, ALTER COLUMN tsv_sm SET STORAGE MAIN',
       );
     await client.query(
-      "INSERT INTO lectern_chunk_meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO NOTHING",
+      "INSERT INTO lectern_chunk_meta(key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
       [SCHEMA_VERSION],
     );
     await client.query('COMMIT');

@@ -45,6 +45,8 @@ interface EngineRow {
   eng: number;
   matched: string | number;
   mx: number;
+  /** With `countRare`: rows matching any of the rare clauses (before minimum-should-match). */
+  rare_n?: string | number;
 }
 
 function textScoringOf(req: SearchRequest): 'bm25' | 'presence' {
@@ -101,6 +103,7 @@ function buildSearch(
   vecTable: string | null,
   rankFeatures: boolean,
   split: { rare: PreparedClause[]; common: Set<PreparedClause> } | null,
+  countRare = false,
 ): { sql: string; params: unknown[] } {
   const p = new Params();
   const filter = searchFilter(p, req.filter);
@@ -163,7 +166,9 @@ function buildSearch(
         ` FROM jsonb_each(c.tag_feas::jsonb) j JOIN jsonb_each(${q}) q ON q.key = j.key) / (c.tag_norm * ${p.add(qnorm, 'float8')}) ELSE 0 END`;
     }
   }
-  sql += ` SELECT r.rid, r.ts, r.cos, COALESCE(0.05::float8 * r.ts / NULLIF(r.mx, 0), 0) + ${vectorPart} + ${rankPart} AS eng, r.matched, r.mx FROM ${from}`;
+  // With a split, every row of `hits` matches a rare clause (the common ones only score those rows).
+  const rareCount = countRare && split ? ', (SELECT COUNT(DISTINCT rid) FROM hits) AS rare_n' : '';
+  sql += ` SELECT r.rid, r.ts, r.cos, COALESCE(0.05::float8 * r.ts / NULLIF(r.mx, 0), 0) + ${vectorPart} + ${rankPart} AS eng, r.matched, r.mx${rareCount} FROM ${from}`;
   sql += ` ORDER BY eng DESC, r.ts DESC, r.rid LIMIT ${p.add(Math.max(0, Math.trunc(req.limit)), 'bigint')} OFFSET ${p.add(Math.max(0, Math.trunc(req.offset)), 'bigint')}`;
   return { sql, params: p.values };
 }
@@ -207,7 +212,10 @@ export async function executePgSearch(env: PgSearchEnv, req: SearchRequest): Pro
   // As the SQLite index: the rare clauses must fill the window on their own (counted first, checked
   // again after minimum-should-match), else every clause enumerates. Proximity groups only come
   // with CJK questions, which carry no document frequencies and so never split.
+  // The split's own statement counts the rare clauses' rows too (a separate count read every one of
+  // them from the heap a second time); only when it returns no row is the count made apart.
   let split: { rare: PreparedClause[]; common: Set<PreparedClause> } | null = null;
+  let rows: EngineRow[] | null = null;
   if (presence && !prep.clauses.some((c) => c.near)) {
     const byClause = new Map(prep.clauses.map((c) => [c.clause, c]));
     const toPrepared = (s: ClauseSplit) => ({
@@ -216,13 +224,27 @@ export async function executePgSearch(env: PgSearchEnv, req: SearchRequest): Pro
     });
     for (const s of commonSplits(req.text)) {
       const candidate = toPrepared(s);
+      // The count of the rows of `hits` is countMatches' when every rare clause reads the same
+      // tsvectors (anyOfClauses reads the fine-grained one for all when one of them may be fine).
+      const withTerms = candidate.rare.filter((c) => c.query);
+      if (withTerms.every((c) => c.fine === withTerms[0].fine)) {
+        const tried = await run(env, buildSearch(req, prep, vecTable, rankFeatures, candidate, true));
+        if (tried.length > 0) {
+          if (Number(tried[0].rare_n) >= need) {
+            split = candidate;
+            rows = tried;
+            break;
+          }
+          continue;
+        }
+      }
       if ((await countMatches(env.pool, req, candidate.rare)) >= need) {
         split = candidate;
         break;
       }
     }
   }
-  let rows = split ? await run(env, buildSearch(req, prep, vecTable, rankFeatures, split)) : [];
+  rows ??= split ? await run(env, buildSearch(req, prep, vecTable, rankFeatures, split)) : [];
   if (!split || rows.length === 0 || Number(rows[0].matched) < need)
     rows = await run(env, buildSearch(req, prep, vecTable, rankFeatures, null));
   if (rows.length === 0) {

@@ -1,13 +1,15 @@
 /**
  * Index-wide statistics of the PostgreSQL chunk index, computed in SQL: rows and FTS5 tokens of the
  * whole index (BM25's N and average row length, from the sharded totals), and how many rows hold a
- * phrase (its document frequency, a count over the GIN indexes). Counts are cached like the SQLite
+ * phrase (its document frequency: a term's from `lectern_chunk_df`, a longer phrase's a count over the
+ * GIN indexes). Counts are cached like the SQLite
  * index caches them:
  * - for `termStats` (query term weights): DF_TTL_MS, or until this process wrote 1 % of the rows;
  * - for BM25's idf: until anything changes the row total or this process writes (FTS5 reads its
  *   counts afresh for every query), IDF_TTL_MS at most for other processes' in-place edits.
  */
 import type pg from 'pg';
+import { termCounts } from './pg-df.js';
 import { mayBeFine, phraseQuery } from './pg-text.js';
 
 const DF_TTL_MS = 60_000;
@@ -57,36 +59,62 @@ export class PgStats {
     return Number(res.rows[0].n);
   }
 
+  /** Rows holding each phrase: one-term phrases from the term counts (pg-df.ts), longer ones counted. */
+  private async countPhrases(phrases: string[][]): Promise<number[]> {
+    const single = phrases.flatMap((t, i) => (t.length === 1 ? [{ i, term: t[0], fine: mayBeFine(t) }] : []));
+    const out = await Promise.all(phrases.map((t) => (t.length === 1 ? 0 : this.countPhrase(t))));
+    const counts = await termCounts(this.pool, single);
+    single.forEach((s, k) => (out[s.i] = counts[k]));
+    return out;
+  }
+
   /** Document frequency of each term for query weights (termStats). */
   async documentFrequencies(terms: string[][], rows: number): Promise<number[]> {
     const now = Date.now();
-    return Promise.all(
-      terms.map(async (t) => {
-        const key = t.join(' ');
-        const hit = this.dfCache.get(key);
-        if (hit && now - hit.at < DF_TTL_MS && Math.abs(this.writes - hit.writes) <= Math.max(50, rows / 100))
-          return hit.n;
-        const n = await this.countPhrase(t);
-        if (this.dfCache.size > CACHE_MAX) this.dfCache.clear();
-        this.dfCache.set(key, { n, at: now, writes: this.writes, rows });
-        return n;
-      }),
-    );
+    return this.cached(
+      terms,
+      this.dfCache,
+      (hit) => now - hit.at < DF_TTL_MS && Math.abs(this.writes - hit.writes) <= Math.max(50, rows / 100),
+    ).then((r) => this.fill(r, this.dfCache, now, rows));
   }
 
   /** Rows holding each phrase, exact for the current index (BM25 idf, FTS5's nHit). */
   async phraseHits(phrases: string[][], rows: number): Promise<number[]> {
     const now = Date.now();
-    return Promise.all(
-      phrases.map(async (t) => {
-        const key = t.join(' ');
-        const hit = this.idfCache.get(key);
-        if (hit && hit.writes === this.writes && hit.rows === rows && now - hit.at < IDF_TTL_MS) return hit.n;
-        const n = await this.countPhrase(t);
-        if (this.idfCache.size > CACHE_MAX) this.idfCache.clear();
-        this.idfCache.set(key, { n, at: now, writes: this.writes, rows });
-        return n;
-      }),
-    );
+    return this.cached(
+      phrases,
+      this.idfCache,
+      (hit) => hit.writes === this.writes && hit.rows === rows && now - hit.at < IDF_TTL_MS,
+    ).then((r) => this.fill(r, this.idfCache, now, rows));
+  }
+
+  /** Counts from the cache where `fresh`, the others counted (all in one pass). */
+  private async cached(
+    phrases: string[][],
+    cache: Map<string, CachedCount>,
+    fresh: (hit: CachedCount) => boolean,
+  ): Promise<{ phrases: string[][]; counts: Array<number | null>; counted: number[] }> {
+    const counts = phrases.map((t) => {
+      const hit = cache.get(t.join(' '));
+      return hit && fresh(hit) ? hit.n : null;
+    });
+    const counted = await this.countPhrases(phrases.filter((_, i) => counts[i] === null));
+    return { phrases, counts, counted };
+  }
+
+  private fill(
+    r: { phrases: string[][]; counts: Array<number | null>; counted: number[] },
+    cache: Map<string, CachedCount>,
+    now: number,
+    rows: number,
+  ): number[] {
+    let k = 0;
+    return r.counts.map((c, i) => {
+      if (c !== null) return c;
+      const n = r.counted[k++];
+      if (cache.size > CACHE_MAX) cache.clear();
+      cache.set(r.phrases[i].join(' '), { n, at: now, writes: this.writes, rows });
+      return n;
+    });
   }
 }
