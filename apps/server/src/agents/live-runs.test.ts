@@ -56,3 +56,21 @@ describe('RunFeed.followBatches', () => {
     expect((await batched).flat()).toEqual(await single);
   });
 });
+
+describe('RunFeed.eventsJson', () => {
+  it('is the JSON of all events so far, extended as events come', () => {
+    const feed = new RunFeed();
+    expect(feed.eventsJson()).toBe('[]');
+    feed.push(ev(1));
+    expect(feed.eventsJson()).toBe(JSON.stringify(feed.events));
+    expect(feed.eventsJson()).toBe(JSON.stringify(feed.events)); // asked twice, nothing new
+    const tricky = {
+      event: 'message',
+      data: { content: 'quote " backslash \\ newline \n ünïcode 😀', skipped: undefined },
+    } as unknown as RunEvent;
+    feed.push(tricky);
+    feed.push(ev(3));
+    expect(feed.eventsJson()).toBe(JSON.stringify(feed.events));
+    expect(JSON.parse(feed.eventsJson())).toEqual(JSON.parse(JSON.stringify(feed.events)));
+  });
+});

@@ -9,10 +9,23 @@ export class RunFeed {
   readonly events: RunEvent[] = [];
   private ended = false;
   private wake: Array<() => void> = [];
+  // The log as JSON, extended by the events pushed since it was last asked for: the log is written
+  // every flush tick while the run goes on, and re-stringifying the whole array each time made a
+  // long run's log cost grow with its square. (The run's final write stringifies the array afresh.)
+  private serialized = '';
+  private serializedCount = 0;
 
   push(e: RunEvent): void {
     this.events.push(e);
     this.notify();
+  }
+
+  /** `JSON.stringify(this.events)`, each event stringified once (events are not changed once pushed). */
+  eventsJson(): string {
+    for (; this.serializedCount < this.events.length; this.serializedCount++)
+      this.serialized +=
+        (this.serializedCount ? ',' : '') + JSON.stringify(this.events[this.serializedCount] ?? null);
+    return `[${this.serialized}]`;
   }
 
   end(): void {

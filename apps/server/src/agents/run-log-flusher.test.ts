@@ -72,7 +72,11 @@ describe('RunLogFlusher', () => {
     for (const id of ids) await runRow(id);
     const events = new Map(ids.map((id) => [id, [] as unknown[]]));
     const { flusher, transactions } = countingFlusher(30);
-    const source = (id: string) => ({ id, events: () => events.get(id), trace: () => [{ id }] });
+    const source = (id: string) => ({
+      id,
+      eventsJson: () => JSON.stringify(events.get(id)),
+      trace: () => [{ id }],
+    });
     for (const id of ids) {
       events.get(id)!.push({ event: 'workflow_started', id });
       flusher.touch(source(id));

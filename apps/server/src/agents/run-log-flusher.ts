@@ -16,7 +16,8 @@ export const RUN_LOG_FLUSH_MS = 250;
 export interface RunLogSource {
   /** The run's message id (`canvas_run.id`). */
   id: string;
-  events(): unknown;
+  /** The run's events as JSON text. */
+  eventsJson(): string;
   trace(): unknown;
 }
 
@@ -58,7 +59,7 @@ export class RunLogFlusher {
         for (const run of runs)
           await tx
             .updateTable('canvas_run')
-            .set({ events: toJson(run.events()), trace: toJson(run.trace()), ...stamps })
+            .set({ events: run.eventsJson(), trace: toJson(run.trace()), ...stamps })
             .where('id', '=', run.id)
             .where('status', '=', 'running')
             .execute();

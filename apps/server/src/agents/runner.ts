@@ -171,7 +171,7 @@ export async function startRun(
   }
 
   const feed = new RunFeed();
-  const log = { id: run.messageId, events: () => feed.events, trace: () => run.trace };
+  const log = { id: run.messageId, eventsJson: () => feed.eventsJson(), trace: () => run.trace };
   // Our own lease: renewing it also notices a cancel set by another process.
   const lease = opts.task
     ? undefined
