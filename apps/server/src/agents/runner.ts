@@ -147,7 +147,9 @@ export async function startRun(
           })
           .execute();
       }
-      await tx.deleteFrom('canvas_run').where('id', '=', run.messageId).execute();
+      // A run started again (a task picked up after a restart) replaces its old log; a new run's
+      // message id is fresh, so it has none to delete.
+      if (opts.task) await tx.deleteFrom('canvas_run').where('id', '=', run.messageId).execute();
       await tx
         .insertInto('canvas_run')
         .values({
