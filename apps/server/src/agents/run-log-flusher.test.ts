@@ -100,12 +100,12 @@ describe('RunLogFlusher', () => {
     await runRow('gone');
     await runRow('ended', 'finished');
     const { flusher, transactions } = countingFlusher(10_000);
-    flusher.touch({ id: 'gone', events: () => [{ event: 'x' }], trace: () => [] });
+    flusher.touch({ id: 'gone', eventsJson: () => '[{"event":"x"}]', trace: () => [] });
     flusher.forget('gone');
     await flusher.flush();
     expect(transactions()).toBe(0);
     expect((await logOf('gone')).events).toEqual([]);
-    flusher.touch({ id: 'ended', events: () => [{ event: 'late' }], trace: () => [] });
+    flusher.touch({ id: 'ended', eventsJson: () => '[{"event":"late"}]', trace: () => [] });
     await flusher.flush();
     expect(transactions()).toBe(1);
     expect((await logOf('ended')).events).toEqual([]);
