@@ -64,6 +64,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       WEB_DIST_DIR: path.dirname(webIndex),
       // Model and search stand-ins listen on 127.0.0.1: let the outbound guard reach them.
       LECTERN_SSRF_ALLOW: '127.0.0.1,::1,localhost',
+      // Each browser test starts its own server: no Python warm-up per start (a test that runs Python still
+      // loads it on first use; the warm-up itself is covered by sandbox/python-startup.test.ts).
+      CODEEXEC_PYTHON_WARMUP: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
