@@ -38,7 +38,7 @@ import {
   type ChunkRow,
 } from './sqlite-schema.js';
 import { RidAllocator } from './sqlite-rids.js';
-import { dropPostings, ensurePostings, PostingWriter } from './sqlite-postings.js';
+import { openPostings, type PostingWriter } from './sqlite-postings.js';
 import { executeSearch, StatementCache } from './sqlite-search.js';
 import { SqliteTermStats } from './sqlite-term-stats.js';
 import { planQuery, type PlanOptions, type QueryPlan } from './query.js';
@@ -133,15 +133,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     this.rids = new RidAllocator(this.statements);
     this.stats = new SqliteTermStats(this.statements);
     this.keywordPostings = options.keywordPostings === true;
-    if (this.keywordPostings) {
-      this.postings = new PostingWriter(this.statements);
-      // An index written without the postings (or with them off) gets them here (ensurePostings).
-      ensurePostings(this.db, this.statements, this.file);
-    } else {
-      this.postings = null;
-      // Postings of an earlier run with them on would go stale from the first write here.
-      dropPostings(this.db);
-    }
+    this.postings = openPostings(this.db, this.statements, this.file, this.keywordPostings);
   }
 
   /** Size of the index file (and its WAL) in bytes. */

@@ -353,11 +353,22 @@ export function ensurePostings(db: Database.Database, statements: StatementCache
 }
 
 /**
- * Removes the postings tables (the option is off): nothing would keep them up to date, and a later
- * run with the option on must rebuild them rather than trust them.
+ * The postings writer of an index opened with the postings on (built first when missing, see
+ * ensurePostings). Off: null, and the tables of an earlier run with them on are dropped, since nothing
+ * keeps them up to date from here and a later run with them on must rebuild them, not trust them.
  */
-export function dropPostings(db: Database.Database): void {
-  db.exec(
-    'DROP TABLE IF EXISTS chunk_post; DROP TABLE IF EXISTS chunk_post_row; DROP TABLE IF EXISTS chunk_post_meta;',
-  );
+export function openPostings(
+  db: Database.Database,
+  statements: StatementCache,
+  file: string,
+  enabled: boolean,
+): PostingWriter | null {
+  if (!enabled) {
+    db.exec(
+      'DROP TABLE IF EXISTS chunk_post; DROP TABLE IF EXISTS chunk_post_row; DROP TABLE IF EXISTS chunk_post_meta;',
+    );
+    return null;
+  }
+  ensurePostings(db, statements, file);
+  return new PostingWriter(statements);
 }
