@@ -9,6 +9,10 @@
  *
  *   npx tsx bench/retrieval-speed.ts [--chunks 100000] [--queries 200] [--skip-common 0] [--dir …]
  *                                    [--store sqlite|postgres|both] [--pg-url postgres://…] [--json]
+ *                                    [--keyword-postings]
+ *
+ * `--keyword-postings`: the SQLite index with its experimental block-max postings (LECTERN_KEYWORD_POSTINGS);
+ * without it an index in --dir that has them drops them, so A/B runs keep one --dir per setting.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +32,7 @@ const queries = Number(value('--queries') ?? 200);
 const skipCommon = Number(value('--skip-common') ?? 0);
 const dir = value('--dir') ?? path.join(os.tmpdir(), `lectern-speed-${chunks}`);
 const KB = 'speedkb';
+const keywordPostings = args.includes('--keyword-postings');
 
 interface StoreRun {
   store: StoreName;
@@ -45,6 +50,7 @@ async function runStore(name: StoreName): Promise<StoreRun> {
     pgDatabase: `lectern_bench_${chunks}`,
     fresh: false,
     thread: true,
+    keywordPostings,
   });
   const index = store.index;
   const corpus = new SyntheticCorpus();

@@ -67,11 +67,19 @@ async function benchDatabase(base: string, name: string, fresh: boolean): Promis
 
 /**
  * Opens a store; `thread` gives it the threads the server gives it (the SQLite index's tokenizer and
- * search threads, the PostgreSQL index's stored-text thread).
+ * search threads, the PostgreSQL index's stored-text thread). `keywordPostings`: the SQLite index's
+ * experimental postings (SqliteIndexOptions); off, an index that has them loses them (rebuilt when on).
  */
 export async function openStore(
   name: StoreName,
-  opts: { dir: string; pgBase: string; pgDatabase: string; fresh: boolean; thread: boolean },
+  opts: {
+    dir: string;
+    pgBase: string;
+    pgDatabase: string;
+    fresh: boolean;
+    thread: boolean;
+    keywordPostings?: boolean;
+  },
 ): Promise<BenchStore> {
   if (name === 'sqlite') {
     fs.mkdirSync(opts.dir, { recursive: true });
@@ -79,7 +87,9 @@ export async function openStore(
     if (opts.fresh) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     const tokenizer = opts.thread ? createTokenizer() : null;
     const searchThreads = opts.thread ? createSearchThreads() : null;
-    const index = new SqliteChunkIndex(file, tokenizer, searchThreads);
+    const index = new SqliteChunkIndex(file, tokenizer, searchThreads, {
+      keywordPostings: opts.keywordPostings === true,
+    });
     return {
       name,
       index,

@@ -69,6 +69,7 @@ const envSchema = z.object({
   PARSE_THREADS: z.coerce.number().int().min(0).default(0),
   GRAPH_MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   CHUNK_INDEX: z.enum(['sqlite', 'postgres']).optional(),
+  LECTERN_KEYWORD_POSTINGS: flag.default(false),
   BLOB_STORE: z.enum(['local', 's3']).default('local'),
   S3_ENDPOINT: z.string().url().optional(),
   S3_BUCKET: z.string().optional(),
@@ -161,6 +162,8 @@ export interface Config {
   graphModelConcurrency: number;
   /** Chunk index: the embedded SQLite file, or tables in the PostgreSQL database (default with PostgreSQL). */
   chunkIndex: 'sqlite' | 'postgres';
+  /** Experimental: block-max postings in the SQLite chunk index (sqlite-index.ts, SqliteIndexOptions). */
+  keywordPostings: boolean;
   /** Blob store: `<dataDir>/blobs`, or an S3-compatible bucket. */
   blobStore: BlobStoreConfig;
   /** Check every JSON answer against the route contract and record the routes (tests turn it on). */
@@ -274,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parseThreads: e.PARSE_THREADS,
     graphModelConcurrency: e.GRAPH_MODEL_CONCURRENCY,
     chunkIndex: e.CHUNK_INDEX ?? (postgres ? 'postgres' : 'sqlite'),
+    keywordPostings: e.LECTERN_KEYWORD_POSTINGS,
     blobStore:
       e.BLOB_STORE === 's3'
         ? {

@@ -19,7 +19,9 @@ export function createChunkIndex(
 ): ChunkIndex {
   const tokenizer = createTokenizer();
   const searchThreads = createSearchThreads();
-  const index = new SqliteChunkIndex(path.join(config.dataDir, 'index.sqlite'), tokenizer, searchThreads);
+  const index = new SqliteChunkIndex(path.join(config.dataDir, 'index.sqlite'), tokenizer, searchThreads, {
+    keywordPostings: config.keywordPostings,
+  });
   health.register('doc_engine', async () => {
     await index.health();
     return { type: index.type, ...index.describe() };

@@ -71,3 +71,16 @@ export function tokenFields(r: FieldSource): TokenFields {
     content_sm_ltks: fineGrained(content),
   };
 }
+
+/** The fields tokenFields reads (what crosses to the tokenizer thread). */
+export function fieldSource(r: ChunkRecord): FieldSource {
+  return {
+    docnm_kwd: r.docnm_kwd,
+    content_with_weight: r.content_with_weight,
+    search_text: r.search_text,
+    important_kwd: r.important_kwd,
+    question_kwd: r.question_kwd,
+    // A parent chunk is not searchable (tokenFields): its marker must reach the tokenizer thread.
+    ...(childIdsOf(r) ? { extra: r.extra } : {}),
+  };
+}

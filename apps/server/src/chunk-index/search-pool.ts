@@ -11,7 +11,8 @@ import type { PlanOptions, QueryPlan } from './query.js';
 export const SEARCH_THREADS = 2;
 
 export interface SearchThreads {
-  search(file: string, request: SearchRequest): Promise<SearchResult>;
+  /** `keywordPostings`: the index's option (sqlite-index.ts, SqliteIndexOptions). */
+  search(file: string, request: SearchRequest, keywordPostings?: boolean): Promise<SearchResult>;
   /** A question's query plan (query.ts) with the index's term statistics; `writes`: see sqlite-term-stats.ts. */
   plan(file: string, question: string, options: PlanOptions, writes: number): Promise<QueryPlan | null>;
   close(): Promise<void>;
@@ -26,7 +27,8 @@ export function createSearchThreads(size = SEARCH_THREADS): SearchThreads {
     defaultTimeoutMs: 60_000,
   });
   return {
-    search: (file, request) => pool.run<SearchResult>('search', { file, request }),
+    search: (file, request, keywordPostings = false) =>
+      pool.run<SearchResult>('search', { file, request, keywordPostings }),
     plan: (file, question, options, writes) =>
       pool.run<QueryPlan | null>('plan', { file, question, options, writes }),
     close: () => pool.close(),

@@ -19,7 +19,7 @@ import type {
   SearchResult,
   TermStats,
 } from './chunk-index.js';
-import { childIdsOf, tokenFields, type FieldSource } from './fields.js';
+import { fieldSource, tokenFields } from './fields.js';
 import {
   blobVector,
   filterWhere,
@@ -38,6 +38,7 @@ import {
   type ChunkRow,
 } from './sqlite-schema.js';
 import { RidAllocator } from './sqlite-rids.js';
+import { openPostings, type PostingWriter } from './sqlite-postings.js';
 import { executeSearch, StatementCache } from './sqlite-search.js';
 import { SqliteTermStats } from './sqlite-term-stats.js';
 import { planQuery, type PlanOptions, type QueryPlan } from './query.js';
@@ -67,24 +68,21 @@ function textLength(records: ChunkRecord[]): number {
 /** WAL pages between automatic checkpoints (4 KiB pages: 64 MiB). */
 const WAL_CHECKPOINT_PAGES = 16_384;
 
-/** The fields tokenFields reads (what crosses to the tokenizer thread). */
-function fieldSource(r: ChunkRecord): FieldSource {
-  return {
-    docnm_kwd: r.docnm_kwd,
-    content_with_weight: r.content_with_weight,
-    search_text: r.search_text,
-    important_kwd: r.important_kwd,
-    question_kwd: r.question_kwd,
-    // A parent chunk is not searchable (fields.ts): its marker must reach the tokenizer thread.
-    ...(childIdsOf(r) ? { extra: r.extra } : {}),
-  };
-}
-
 function checkRecord(r: ChunkRecord): void {
   if (!r || typeof r.id !== 'string' || !r.id) throw new Error('chunk record without id');
   if (typeof r.kb_id !== 'string' || !r.kb_id) throw new Error(`chunk ${r.id} has no kb_id`);
   if (typeof r.doc_id !== 'string' || !r.doc_id) throw new Error(`chunk ${r.id} has no doc_id`);
   if (r.vector && r.vector.length === 0) throw new Error(`chunk ${r.id} has an empty vector`);
+}
+
+export interface SqliteIndexOptions {
+  /**
+   * Experimental (config LECTERN_KEYWORD_POSTINGS): block-max postings beside FTS5 (sqlite-postings.ts)
+   * for an exact, faster keyword-only top-k (sqlite-topk.ts), at the price of slower writes, more disk
+   * and a build of the postings when an index without them is opened. Off: no postings tables (those
+   * of an earlier run are dropped), nothing written for them, every search exhaustive.
+   */
+  keywordPostings?: boolean;
 }
 
 export class SqliteChunkIndex implements ChunkIndex {
@@ -95,17 +93,22 @@ export class SqliteChunkIndex implements ChunkIndex {
   private readonly vecDims = new Set<number>();
   private readonly rids: RidAllocator;
   private readonly stats: SqliteTermStats;
+  /** Block-max postings (sqlite-postings.ts), only with `keywordPostings` on: nothing is written without. */
+  private readonly postings: PostingWriter | null;
+  private readonly keywordPostings: boolean;
   /** Rows written by this process (invalidates cached document frequencies). */
   private writes = 0;
 
   /**
    * `tokenizer`: a thread that tokenizes bulk upserts (chunk-index/tokenize-pool.ts); inline without one.
    * `searchThreads`: threads that run searches on read-only connections (search-pool.ts); inline without.
+   * `options.keywordPostings`: see SqliteIndexOptions.
    */
   constructor(
     file: string,
     private readonly tokenizer: Tokenizer | null = null,
     private readonly searchThreads: SearchThreads | null = null,
+    options: SqliteIndexOptions = {},
   ) {
     this.file = file;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -129,6 +132,8 @@ export class SqliteChunkIndex implements ChunkIndex {
     this.statements = new StatementCache(this.db);
     this.rids = new RidAllocator(this.statements);
     this.stats = new SqliteTermStats(this.statements);
+    this.keywordPostings = options.keywordPostings === true;
+    this.postings = openPostings(this.db, this.statements, this.file, this.keywordPostings);
   }
 
   /** Size of the index file (and its WAL) in bytes. */
@@ -157,10 +162,12 @@ export class SqliteChunkIndex implements ChunkIndex {
   private write<T>(fn: () => T): T {
     this.rids.reset();
     try {
-      const out = this.db.transaction(fn)();
+      // Postings of every row the transaction wrote or removed go in the same transaction.
+      const out = this.db.transaction(() => (this.postings ? this.postings.flushAfter(fn()) : fn()))();
       this.writes += typeof out === 'number' ? Math.max(1, out) : 1;
       return out;
     } finally {
+      this.postings?.discard();
       this.rids.reset();
       this.invalidate();
     }
@@ -168,6 +175,7 @@ export class SqliteChunkIndex implements ChunkIndex {
 
   private deleteRows(rid: number, vecDim: number): void {
     this.statements.get('DELETE FROM chunk_fts WHERE rowid = ?').run(rid);
+    this.postings?.remove(rid);
     if (vecDim > 0 && this.vecDims.has(vecDim))
       this.statements.get(`DELETE FROM vec_${vecDim} WHERE rid = ?`).run(rid);
   }
@@ -197,6 +205,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       this.statements.get(CHUNK_INSERT).run(rid, ...rowValues(r, vecDim));
     }
     this.statements.get(FTS_INSERT).run(rid, ...ftsValues(r, texts));
+    this.postings?.add(rid, texts);
     if (r.vector && vecDim > 0) {
       const table = this.vecTable(vecDim, true)!;
       this.statements
@@ -269,6 +278,13 @@ export class SqliteChunkIndex implements ChunkIndex {
   private deleteWhere(where: string, params: unknown[]): number {
     return this.write(() => {
       const sel = `SELECT rid FROM chunk WHERE ${where}`;
+      if (this.postings) {
+        for (const rid of this.db
+          .prepare(sel)
+          .pluck()
+          .all(...params) as number[])
+          this.postings.remove(rid);
+      }
       this.db.prepare(`DELETE FROM chunk_fts WHERE rowid IN (${sel})`).run(...params);
       for (const dim of this.vecDims) {
         this.db.prepare(`DELETE FROM vec_${dim} WHERE rid IN (${sel} AND vec_dim = ${dim})`).run(...params);
@@ -336,7 +352,7 @@ export class SqliteChunkIndex implements ChunkIndex {
   async search(req: SearchRequest): Promise<SearchResult> {
     if (this.searchThreads && this.file !== ':memory:') {
       try {
-        return await this.searchThreads.search(this.file, req);
+        return await this.searchThreads.search(this.file, req, this.keywordPostings);
       } catch (err) {
         // A thread that died (memory, crash, time) is replaced by the pool; this search runs here.
         if (!(err instanceof WorkerJobError)) throw err;
@@ -347,6 +363,7 @@ export class SqliteChunkIndex implements ChunkIndex {
         statements: this.statements,
         slotOf: (kbId) => this.rids.slotOf(kbId, false),
         vecTable: (dim) => this.vecTable(dim, false),
+        keywordPostings: this.keywordPostings,
       },
       req,
     );
@@ -403,13 +420,16 @@ export class SqliteChunkIndex implements ChunkIndex {
         const rec = rowToRecord({ ...row, available_int: value });
         const rid = this.rids.alloc(Math.floor(row.rid / SLOT_SPAN), kindOf(rec));
         this.statements.get('DELETE FROM chunk_fts WHERE rowid = ?').run(row.rid);
+        this.postings?.remove(row.rid);
         this.statements
           .get('UPDATE chunk SET rid = ?, available_int = ? WHERE rid = ?')
           .run(rid, value, row.rid);
         if (row.vec_dim > 0 && this.vecDims.has(row.vec_dim)) {
           this.statements.get(`UPDATE vec_${row.vec_dim} SET rid = ? WHERE rid = ?`).run(rid, row.rid);
         }
-        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, columnTexts(tokenFields(rec))));
+        const texts = columnTexts(tokenFields(rec));
+        this.statements.get(FTS_INSERT).run(rid, ...ftsValues(rec, texts));
+        this.postings?.add(rid, texts);
       }
       return rows.length;
     });

@@ -51,7 +51,8 @@ export class SqliteIndexReader {
     return `vec_${dim}`;
   }
 
-  search(req: SearchRequest): SearchResult {
+  /** `keywordPostings`: the index's option (SqliteIndexOptions); off, every search is exhaustive. */
+  search(req: SearchRequest, keywordPostings = false): SearchResult {
     const slot = this.statements.get('SELECT slot FROM kb_slot WHERE kb_id = ?').pluck();
     return this.db.transaction(() =>
       executeSearch(
@@ -59,6 +60,7 @@ export class SqliteIndexReader {
           statements: this.statements,
           slotOf: (kbId) => (slot.get(kbId) as number | undefined) ?? null,
           vecTable: (dim) => this.vecTable(dim),
+          keywordPostings,
         },
         req,
       ),

@@ -24,9 +24,7 @@
  * an indexed column, and `1 - (embedding <=> $q)` from pgvector for the cosine (HNSW can serve the
  * top-K when the candidate set is large).
  */
-import type Database from 'better-sqlite3';
 import {
-  FIELD_WEIGHTS,
   type ChunkFilter,
   type FullTextQuery,
   type SearchRequest,
@@ -34,30 +32,25 @@ import {
   type TextClause,
 } from './chunk-index.js';
 import { minimumShouldMatchCount } from './query.js';
+import { topKApplies, topKByPostings } from './sqlite-topk.js';
 import {
-  idToken,
-  kindRange,
-  ridRange,
-  rowToRecord,
-  TEXT_COLUMNS,
-  vectorBlob,
-  type ChunkRow,
-} from './sqlite-schema.js';
+  BM25_WEIGHTS,
+  clauseExpression,
+  matchString,
+  PHRASE_BOOST_SCALE,
+  type SearchEnv,
+} from './sqlite-fts.js';
 
-const BM25_WEIGHTS = ['0', ...TEXT_COLUMNS.map((c) => String(FIELD_WEIGHTS[c]))].join(', ');
-const TEXT_COLUMN_SET = `{${TEXT_COLUMNS.join(' ')}}`;
-
-/** One token or phrase as an FTS5 string (double quotes doubled). */
-export function quote(token: string): string {
-  return `"${token.replace(/"/g, '""')}"`;
-}
-
-/** FTS5 expression of one clause (without filters). */
-export function clauseExpression(c: TextClause): string {
-  if (c.kind === 'term' || c.tokens.length === 1) return quote(c.tokens[0]);
-  if (c.kind === 'phrase') return quote(c.tokens.join(' '));
-  return `NEAR(${c.tokens.map(quote).join(' ')}, ${Math.max(0, Math.trunc(c.slop ?? 2))})`;
-}
+export {
+  BM25_WEIGHTS,
+  clauseExpression,
+  matchString,
+  PHRASE_BOOST_SCALE,
+  quote,
+  StatementCache,
+  type SearchEnv,
+} from './sqlite-fts.js';
+import { kindRange, ridRange, rowToRecord, vectorBlob, type ChunkRow } from './sqlite-schema.js';
 
 /** FTS5 expression matching any of the clauses. */
 function anyOf(clauses: TextClause[]): string {
@@ -68,24 +61,6 @@ function anyOf(clauses: TextClause[]): string {
 function textScoringOf(req: SearchRequest): 'bm25' | 'presence' {
   return req.textScoring ?? (req.vector ? 'presence' : 'bm25');
 }
-
-/**
- * Full MATCH string of one clause: the token fields only, inside the document filter when there is
- * one (the KB/availability/graph filters are rowid ranges, see sqlite-schema.ts).
- */
-export function matchString(docIds: string[] | undefined, expr: string): string {
-  const m = `${TEXT_COLUMN_SET} : (${expr})`;
-  if (!docIds || docIds.length === 0) return m;
-  return `flt : (${docIds.map((d) => idToken('d', d)).join(' OR ')}) AND ${m}`;
-}
-
-/**
- * FTS5 weighs a phrase by its own document count (a pair is much rarer than either word), where the
- * reference engine sums the words' idf; phrase and proximity clauses are scaled by this factor so that
- * a pair match does not drown the terms. Tuned on SciFact (see bench/retrieval-quality.ts): 1 → 0.640,
- * 0.25 → 0.685 nDCG@10 of the engine order; 0.125–0.25 is a flat optimum.
- */
-export const PHRASE_BOOST_SCALE = 0.25;
 
 /**
  * With a query vector, cosine is computed for the best `2·top_k` candidates by text relevance, not for
@@ -224,39 +199,6 @@ export function buildSearch(
   return { sql, params };
 }
 
-/** Prepared statements by SQL text (queries differ only by their number of clauses). */
-export class StatementCache {
-  private readonly map = new Map<string, Database.Statement>();
-  constructor(
-    private readonly db: Database.Database,
-    private readonly max = 256,
-  ) {}
-
-  get(sql: string): Database.Statement {
-    let st = this.map.get(sql);
-    if (st) {
-      this.map.delete(sql);
-      this.map.set(sql, st);
-      return st;
-    }
-    st = this.db.prepare(sql);
-    this.map.set(sql, st);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
-    return st;
-  }
-
-  clear(): void {
-    this.map.clear();
-  }
-}
-
-/** What executeSearch needs from the index. */
-export interface SearchEnv {
-  statements: StatementCache;
-  slotOf(kbId: string): number | null;
-  vecTable(dim: number): string | null;
-}
-
 function hasRankFeatures(env: SearchEnv, kbIds: string[]): boolean {
   const max = env.statements.get('SELECT MAX(pagerank_fea) FROM chunk WHERE kb_id = ?').pluck();
   const min = env.statements.get('SELECT MIN(pagerank_fea) FROM chunk WHERE kb_id = ?').pluck();
@@ -294,6 +236,7 @@ export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult 
   if (ranges.length === 0) return none;
   const vecTable = req.vector ? env.vecTable(req.vector.values.length) : null;
   const rankFeatures = hasRankFeatures(env, req.filter.kbIds);
+  if (env.keywordPostings && topKApplies(env, req, rankFeatures)) return searchByPostings(env, req, ranges);
   const run = (split: ClauseSplit | null) => {
     const plan = buildSearch(req, ranges, vecTable, rankFeatures, req.text.minimumShouldMatch, split);
     return env.statements.get(plan.sql).all(...plan.params) as EngineRow[];
@@ -320,13 +263,35 @@ export function executeSearch(env: SearchEnv, req: SearchRequest): SearchResult 
     const row = env.statements.get(count.sql).get(...count.params) as EngineRow | undefined;
     return { hits: [], matched: row?.matched ?? 0, maxTextScore: row?.mx ?? 0 };
   }
+  return { hits: hitsOf(env, rows), matched: rows[0].matched, maxTextScore: rows[0].mx };
+}
+
+/** The chunk records of engine rows, in their order. */
+function hitsOf(env: SearchEnv, rows: EngineRow[]): SearchResult['hits'] {
   const records = env.statements
     .get('SELECT * FROM chunk WHERE rid IN (SELECT value FROM json_each(?))')
     .all(JSON.stringify(rows.map((r) => r.rid))) as ChunkRow[];
   const byRid = new Map(records.map((r) => [r.rid, r]));
-  const hits = rows.flatMap((r) => {
+  return rows.flatMap((r) => {
     const row = byRid.get(r.rid);
     return row ? [{ chunk: rowToRecord(row), textScore: r.ts, cosine: r.cos, engineScore: r.eng }] : [];
   });
-  return { hits, matched: rows[0].matched, maxTextScore: rows[0].mx };
+}
+
+/** Keyword-only search through the block-max postings (sqlite-topk.ts); same rows as the statement. */
+function searchByPostings(env: SearchEnv, req: SearchRequest, ranges: Array<[number, number]>): SearchResult {
+  const { rows, max } = topKByPostings(env, req, ranges);
+  const matched = countMatches(env, req, ranges, req.text.clauses);
+  const offset = Math.max(0, Math.trunc(req.offset));
+  const window: EngineRow[] = rows.slice(offset).map((r) => ({
+    rid: r.rid,
+    ts: r.ts,
+    cos: null,
+    // As the statement computes it: 0.05·text/max + vector part (0) + rank features (0).
+    eng: (max !== 0 ? (0.05 * r.ts) / max : 0) + 0 + 0,
+    matched,
+    mx: max,
+  }));
+  if (window.length === 0) return { hits: [], matched, maxTextScore: matched > 0 ? max : 0 };
+  return { hits: hitsOf(env, window), matched, maxTextScore: max };
 }

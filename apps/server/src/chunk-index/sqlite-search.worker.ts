@@ -1,7 +1,7 @@
 /**
  * Worker thread entry (util/run-in-worker.ts, protocol in util/worker-pool.ts) that runs searches of
  * the SQLite chunk index on a read-only connection (sqlite-reader.ts), one per index file:
- * - `search`: { file, request } → SearchResult (with each hit's `terms` when the request has a `termQuery`);
+ * - `search`: { file, request, keywordPostings } → SearchResult (with each hit's `terms` when the request has a `termQuery`);
  * - `plan`: { file, question, options, writes } → QueryPlan | null (query.ts: tokenizing and term
  *   statistics, so that the API's event loop does neither).
  */
@@ -34,8 +34,8 @@ function handle(op: string, payload: unknown): SearchResult | Promise<QueryPlan 
     return reader(p.file).plan(p.question, p.options, p.writes);
   }
   if (op === 'search') {
-    const p = payload as { file: string; request: SearchRequest };
-    const result = reader(p.file).search(p.request);
+    const p = payload as { file: string; request: SearchRequest; keywordPostings?: boolean };
+    const result = reader(p.file).search(p.request, p.keywordPostings === true);
     if (p.request.termQuery) {
       const items = queryItems(p.request.termQuery);
       for (const hit of result.hits) hit.terms = hitTerms(items, hit.chunk);

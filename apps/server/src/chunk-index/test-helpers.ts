@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChunkRecord } from './chunk-index.js';
-import { SqliteChunkIndex } from './sqlite-index.js';
+import { SqliteChunkIndex, type SqliteIndexOptions } from './sqlite-index.js';
 
 let seq = 0;
 
@@ -32,9 +32,13 @@ export function chunk(partial: Partial<ChunkRecord> & { content_with_weight: str
 }
 
 /** A fresh index in a temp folder, removed by `close()`. */
-export function tempIndex(): { index: SqliteChunkIndex; dir: string; close: () => Promise<void> } {
+export function tempIndex(options: SqliteIndexOptions = {}): {
+  index: SqliteChunkIndex;
+  dir: string;
+  close: () => Promise<void>;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lectern-index-'));
-  const index = new SqliteChunkIndex(path.join(dir, 'index.sqlite'));
+  const index = new SqliteChunkIndex(path.join(dir, 'index.sqlite'), null, null, options);
   return {
     index,
     dir,
