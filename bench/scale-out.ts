@@ -52,8 +52,20 @@ interface Doc {
 /** Everything started by a run, stopped on its end, an error or a signal. */
 const live = { children: [] as Child[], cleanups: [] as Array<() => Promise<void>>, dirs: [] as string[] };
 
-async function stopAll(): Promise<void> {
-  for (const c of live.children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGTERM');
+let stopping: Promise<void> | undefined;
+let interrupted = false;
+
+/** Stops what is live; callers that overlap (a signal during a run's own stop) share one stop. */
+function stopAll(): Promise<void> {
+  stopping ??= stopLive().finally(() => {
+    stopping = undefined;
+  });
+  return stopping;
+}
+
+async function stopLive(): Promise<void> {
+  for (const c of live.children)
+    if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGTERM');
   const grace = setTimeout(() => {
     for (const c of live.children) if (c.proc.exitCode === null) c.proc.kill('SIGKILL');
   }, 10_000);
@@ -72,6 +84,7 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
+    interrupted = true;
     console.error(`\n${signal}: stopping processes, dropping the database`);
     void stopAll().finally(() => process.exit(130));
   });
@@ -87,7 +100,10 @@ function corpus(): { source: string; files: Array<{ name: string; data: Buffer }
     const docs = loadSciFact().docs.slice(0, DOCS);
     return {
       source: `SciFact abstracts (first ${docs.length} of the corpus)`,
-      files: docs.map((d) => ({ name: `scifact-${d.id}.txt`, data: Buffer.from(`${d.title}\n\n${d.text}\n`) })),
+      files: docs.map((d) => ({
+        name: `scifact-${d.id}.txt`,
+        data: Buffer.from(`${d.title}\n\n${d.text}\n`),
+      })),
     };
   }
   return {
@@ -141,7 +157,11 @@ async function runScale(n: number, files: Array<{ name: string; data: Buffer }>)
     LECTERN_CONTRACT_CHECK: '0',
   };
   const start = async (role: 'api' | 'worker') => {
-    const child = await startChild({ ...shared, LECTERN_ROLE: role, LECTERN_DATA_DIR: tempDir('lectern-node-') });
+    const child = await startChild({
+      ...shared,
+      LECTERN_ROLE: role,
+      LECTERN_DATA_DIR: tempDir('lectern-node-'),
+    });
     live.children.push(child);
     return child;
   };
@@ -197,7 +217,12 @@ async function runScale(n: number, files: Array<{ name: string; data: Buffer }>)
         });
         const up = (await res.json()) as { code: number; message: string; data: Array<{ id: string }> };
         if (up.code !== 0) throw new Error(`upload failed: ${up.message}`);
-        const run = await callChild(api, '/v1/document/run', { doc_ids: up.data.map((d) => d.id), run: '1' }, token);
+        const run = await callChild(
+          api,
+          '/v1/document/run',
+          { doc_ids: up.data.map((d) => d.id), run: '1' },
+          token,
+        );
         if (run.body.code !== 0) throw new Error(`document/run failed: ${run.body.message}`);
       }
       uploadSeconds = Math.max(uploadSeconds, (performance.now() - t0) / 1000);
@@ -254,7 +279,8 @@ async function main(): Promise<void> {
   }
   const base = results.find((r) => r.n === 1);
   for (const r of results)
-    if (base && r !== base) console.log(`ratio N=${r.n} / N=1: ${(r.docsPerSecond / base.docsPerSecond).toFixed(2)}×`);
+    if (base && r !== base)
+      console.log(`ratio N=${r.n} / N=1: ${(r.docsPerSecond / base.docsPerSecond).toFixed(2)}×`);
   if (os.availableParallelism() <= 2)
     console.log(
       `note: ${os.availableParallelism()} cores here — every process shares them, so this ratio reflects ` +
@@ -264,6 +290,8 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (error: unknown) => {
+  // After a signal the failed request is its consequence; the signal handler stops and exits.
+  if (interrupted) return;
   console.error(error);
   await stopAll();
   process.exit(1);

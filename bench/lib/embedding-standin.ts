@@ -43,7 +43,11 @@ export async function startEmbeddingStandin(latencyMs: number, dim = 384): Promi
         res.end(
           JSON.stringify({
             object: 'list',
-            data: texts.map((t, index) => ({ object: 'embedding', index, embedding: hashedEmbedding(t, dim) })),
+            data: texts.map((t, index) => ({
+              object: 'embedding',
+              index,
+              embedding: hashedEmbedding(t, dim),
+            })),
             model: body.model ?? 'embedder',
             usage: { prompt_tokens: tokens, total_tokens: tokens },
           }),
