@@ -19,6 +19,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import S3rver from 's3rver';
 import { createTestDatabase } from '../apps/server/src/chunk-index/test-contract-fixtures.js';
 import { textPages } from '../apps/server/src/ingest/testing/make-pdf.js';
@@ -131,7 +132,24 @@ interface RunResult {
   chunks: number;
   embedRequests: number;
   embedInputs: number;
+  /** Most embedding requests the stand-in held at once (over the whole run). */
+  embedMaxInFlight: number;
   load: [number, number];
+  /** Tasks each worker process ran (by lease owner): shows whether the work was shared. */
+  tasksPerWorker: number[];
+}
+
+async function tasksPerWorker(databaseUrl: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const rows = await client.query<{ n: string }>(
+      'SELECT count(*) AS n FROM task WHERE lease_owner IS NOT NULL GROUP BY lease_owner ORDER BY 1 DESC',
+    );
+    return rows.rows.map((r) => Number(r.n));
+  } finally {
+    await client.end();
+  }
 }
 
 async function runScale(n: number, files: Array<{ name: string; data: Buffer }>): Promise<RunResult> {
@@ -267,7 +285,9 @@ async function runScale(n: number, files: Array<{ name: string; data: Buffer }>)
     chunks: docs.reduce((sum, d) => sum + d.chunk_num, 0),
     embedRequests: after.requests - before.requests,
     embedInputs: after.inputs - before.inputs,
+    embedMaxInFlight: after.maxInFlight,
     load: [load0, os.loadavg()[0]],
+    tasksPerWorker: await tasksPerWorker(database.url),
   };
   await stopAll();
   return result;
@@ -293,9 +313,10 @@ async function main(): Promise<void> {
           ? ` (parse phase ${r.parseSeconds.toFixed(1)} s → ${(files.length / r.parseSeconds).toFixed(2)} docs/s)`
           : '') +
         '; ' +
-        `${r.embedRequests} embedding requests (${(r.embedInputs / Math.max(1, r.embedRequests)).toFixed(1)} inputs each), ` +
+        `${r.embedRequests} embedding requests (${(r.embedInputs / Math.max(1, r.embedRequests)).toFixed(1)} inputs each, at most ${r.embedMaxInFlight} at once), ` +
         // What the round trips alone take with every worker's concurrent tasks always waiting on one.
         `model-latency floor ${((r.embedRequests * LATENCY_MS) / 1000 / (r.n * Number(CONCURRENCY))).toFixed(1)} s; ` +
+        `tasks per worker ${r.tasksPerWorker.join(' + ')}; ` +
         `load (1 min) ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)}`,
     );
   }

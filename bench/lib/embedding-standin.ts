@@ -10,13 +10,15 @@ import { hashedEmbedding } from './hashed-embedding.js';
 
 export interface EmbeddingStandin {
   url: string;
-  stats(): { requests: number; inputs: number };
+  stats(): { requests: number; inputs: number; maxInFlight: number };
   close(): Promise<void>;
 }
 
 export async function startEmbeddingStandin(latencyMs: number, dim = 384): Promise<EmbeddingStandin> {
   let requests = 0;
   let inputs = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (d: Buffer) => parts.push(d));
@@ -37,7 +39,9 @@ export async function startEmbeddingStandin(latencyMs: number, dim = 384): Promi
       const texts = (Array.isArray(body.input) ? body.input : [body.input]).map((t) => String(t ?? ''));
       requests++;
       inputs += texts.length;
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
       setTimeout(() => {
+        inFlight--;
         const tokens = texts.reduce((sum, t) => sum + Math.ceil(t.length / 4), 0);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
@@ -59,7 +63,7 @@ export async function startEmbeddingStandin(latencyMs: number, dim = 384): Promi
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    stats: () => ({ requests, inputs }),
+    stats: () => ({ requests, inputs, maxInFlight }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
