@@ -89,7 +89,10 @@ describe('RetrievalForm metadata filter', () => {
       logic: 'and',
       manual: [{ key: 'author', op: 'is', value: 'Alice' }],
     });
-    expect(field.textContent).not.toContain('Add at least one condition');
+    // antd lets the old help text leave with a motion: wait for it to go.
+    await vi.waitFor(() => expect(field.textContent).not.toContain('Add at least one condition'), {
+      timeout: 5000,
+    });
     expect(stored.kb_ids).toEqual(['kb1', '{sys.kb}']);
   }, 30_000);
 });
