@@ -211,7 +211,7 @@ describe('chunks and retrieval testing in the browser', () => {
     // Retrieval testing: the unique word finds the edited chunk, with its three similarities.
     await page.getByRole('link', { name: 'Chunk lab' }).click();
     await page.getByRole('tab', { name: 'Retrieval testing' }).click();
-    await page.getByLabel('Question').fill(UNIQUE);
+    await page.getByRole('textbox', { name: 'Question' }).fill(UNIQUE);
     // The UI starts at threshold 0.2, which is also the cosine floor of the vector part (API.md §19.3);
     // at 0 every candidate's cosine counts, so the vector similarity shown is the plain cosine.
     const threshold = page.getByRole('spinbutton', { name: 'Similarity threshold' });
@@ -247,7 +247,7 @@ describe('chunks and retrieval testing in the browser', () => {
     expect(Math.abs((await pct('hybrid-similarity')) - (0.3 * vector + 0.7 * 100))).toBeLessThan(0.02);
     await expect.poll(() => page.getByTestId('keyword-only').count(), POLL).toBe(0);
     // The disabled chunk is never retrieved (the rest of the wind line, if it was cut, still is).
-    await page.getByLabel('Question').fill('wind');
+    await page.getByRole('textbox', { name: 'Question' }).fill('wind');
     await page.getByRole('button', { name: /\bTest$/ }).click();
     await expect
       .poll(async () =>
