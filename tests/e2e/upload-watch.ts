@@ -17,7 +17,17 @@ export interface UploadMark {
 
 /** Drags `paths` (files and/or folders on disk) onto `target`, as a person's drop from the file browser. */
 export async function dropPaths(context: BrowserContext, page: Page, target: Locator, paths: string[]) {
-  const box = await target.boundingBox();
+  // A dialog zooms in when it opens: drop only once the target has stopped moving (a drop dispatched
+  // during the animation is not taken by the drop zone).
+  let box = await target.boundingBox();
+  for (let i = 0; i < 50; i++) {
+    await page.waitForTimeout(50);
+    const next = await target.boundingBox();
+    const still =
+      box && next && ['x', 'y', 'width', 'height'].every((k) => box![k as 'x'] === next[k as 'x']);
+    box = next;
+    if (still) break;
+  }
   if (!box) throw new Error('the drop target is not visible');
   const cdp = await context.newCDPSession(page);
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
