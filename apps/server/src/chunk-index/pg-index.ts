@@ -17,7 +17,7 @@ import type {
   SearchResult,
   TermStats,
 } from './chunk-index.js';
-import { childIdsOf, type FieldSource } from './fields.js';
+import { fieldSource } from './fields.js';
 import { rowToRecord, type ChunkRow } from './sqlite-schema.js';
 import type { StoredTextThread } from './pg-text-pool.js';
 import { storedTextOf, type StoredText } from './pg-text.js';
@@ -68,18 +68,6 @@ function checkRecord(r: ChunkRecord): void {
   if (typeof r.kb_id !== 'string' || !r.kb_id) throw new Error(`chunk ${r.id} has no kb_id`);
   if (typeof r.doc_id !== 'string' || !r.doc_id) throw new Error(`chunk ${r.id} has no doc_id`);
   if (r.vector && r.vector.length === 0) throw new Error(`chunk ${r.id} has an empty vector`);
-}
-
-function fieldSource(r: ChunkRecord): FieldSource {
-  return {
-    docnm_kwd: r.docnm_kwd,
-    content_with_weight: r.content_with_weight,
-    search_text: r.search_text,
-    important_kwd: r.important_kwd,
-    question_kwd: r.question_kwd,
-    // A parent chunk is not searchable (fields.ts): its marker must reach the tokenizer thread.
-    ...(childIdsOf(r) ? { extra: r.extra } : {}),
-  };
 }
 
 /** int8 as numbers: row ids and counts stay below 2⁵³. */
